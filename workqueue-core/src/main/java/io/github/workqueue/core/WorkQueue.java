@@ -1,0 +1,120 @@
+package io.github.workqueue.core;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * A work queue with client-go's guarantees: FIFO order, deduplication while queued, and
+ * at most one worker per item at a time.
+ *
+ * <p>
+ * The queue keeps three pieces of state under one lock: the FIFO of queued items, the
+ * <em>dirty</em> set (items that need processing) and the <em>processing</em> set (items
+ * handed out by {@link #get()} and not yet {@link #done(Object) done}). Every queued item
+ * is dirty and not processing.
+ * <ul>
+ * <li>Adding an item that is already dirty changes nothing, so rapid adds of one key
+ * collapse into one processing.</li>
+ * <li>Adding an item that is being processed marks it dirty without queueing it; it is
+ * queued again when the worker calls {@code done}, so it is never processed by two
+ * workers at once and no add is lost.</li>
+ * </ul>
+ *
+ * <p>
+ * <b>Caller contract.</b> Items are non-null values compared by {@code equals} and
+ * {@code hashCode}; use small immutable keys. Every item obtained from {@code get} must
+ * be passed to {@code done} exactly once, whatever happened while processing it,
+ * otherwise the item is never processed again and {@link #shutDownWithDrain()} never
+ * returns.
+ *
+ * <p>
+ * <b>Concurrency.</b> Implementations are thread-safe: any number of producers and
+ * consumers may call any method concurrently.
+ *
+ * @param <T> the item type
+ */
+public interface WorkQueue<T> {
+
+	/**
+	 * Returns a builder for queues of every layer.
+	 * @return a new builder with the defaults
+	 */
+	static WorkQueueBuilder builder() {
+		return new WorkQueueBuilder();
+	}
+
+	/**
+	 * Returns the queue's name, used to label its metrics; may be empty.
+	 * @return the name
+	 */
+	String name();
+
+	/**
+	 * Marks the item as needing processing. Ignored (and counted as dropped) once the
+	 * queue is shutting down; does nothing if the item is already dirty; if the item is
+	 * being processed it is queued again when {@code done} is called for it.
+	 * @param item the item, not null
+	 */
+	void add(T item);
+
+	/**
+	 * Takes the next item, blocking while the queue is empty. After shutdown it keeps
+	 * returning queued items until none are left.
+	 * @return the item, or empty if and only if the queue is shut down and has no queued
+	 * item left
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	Optional<T> get() throws InterruptedException;
+
+	/**
+	 * Takes the next item, blocking at most the given time (real time) while the queue is
+	 * empty.
+	 * @param timeout how long to wait at most
+	 * @return the item, or empty when the timeout elapsed or the queue is shut down and
+	 * drained; {@link #isShuttingDown()} tells the two apart
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	Optional<T> get(Duration timeout) throws InterruptedException;
+
+	/**
+	 * Marks the item as processed. If it was added again while being processed it is
+	 * queued now. Calling it for an item that is not being processed changes nothing.
+	 * @param item the item returned by {@code get}
+	 */
+	void done(T item);
+
+	/**
+	 * Returns the number of queued items, not counting items being processed or waiting
+	 * for a delay. Informational: it may be stale as soon as it returns.
+	 * @return the number of queued items
+	 */
+	int len();
+
+	/**
+	 * Stops accepting adds and wakes every thread blocked in {@code get}. Does not wait
+	 * for items being processed. Idempotent.
+	 */
+	void shutDown();
+
+	/**
+	 * Like {@link #shutDown()}, then waits until no item is being processed. A concurrent
+	 * {@link #shutDown()} releases the wait.
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	void shutDownWithDrain() throws InterruptedException;
+
+	/**
+	 * Like {@link #shutDownWithDrain()}, waiting at most the given time (real time).
+	 * @param timeout how long to wait at most
+	 * @return {@code true} if no item was being processed when it returned
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	boolean shutDownWithDrain(Duration timeout) throws InterruptedException;
+
+	/**
+	 * Tells whether {@code shutDown} or {@code shutDownWithDrain} was called.
+	 * @return {@code true} once the queue is shutting down
+	 */
+	boolean isShuttingDown();
+
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package io.github.workqueue.core.internal;
+
+import org.jspecify.annotations.NullMarked;

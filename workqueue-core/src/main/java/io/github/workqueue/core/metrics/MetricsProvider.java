@@ -1,0 +1,101 @@
+package io.github.workqueue.core.metrics;
+
+/**
+ * Creates the metrics of a queue, once per queue name, when the queue is built:
+ * client-go's seven workqueue metrics plus waiting and dropped items.
+ *
+ * <p>
+ * Queues without a name, or built with {@link #noop()}, record nothing and do no metrics
+ * work at all. The seven client-go metrics are updated as client-go updates them: depth
+ * and adds on a new add, queue latency on {@code get}, work duration on {@code done}, and
+ * the unfinished work and longest running processor gauges recomputed periodically from
+ * the queue's clock.
+ *
+ * <p>
+ * <b>Concurrency.</b> The metrics returned must be thread-safe; queues may update them
+ * while holding their lock, so updates must be quick and must not call back into a queue.
+ */
+public interface MetricsProvider {
+
+	/**
+	 * Returns the provider that records nothing.
+	 * @return the no-op provider
+	 */
+	static MetricsProvider noop() {
+		return NoopMetricsProvider.INSTANCE;
+	}
+
+	/**
+	 * The number of items added and not yet handed to a worker ({@code workqueue_depth}).
+	 * @param name the queue name
+	 * @return the gauge
+	 */
+	GaugeMetric newDepthMetric(String name);
+
+	/**
+	 * Adds that were not deduplicated ({@code workqueue_adds_total}).
+	 * @param name the queue name
+	 * @return the counter
+	 */
+	CounterMetric newAddsMetric(String name);
+
+	/**
+	 * Seconds an item stayed in the queue before a worker took it
+	 * ({@code workqueue_queue_duration_seconds}).
+	 * @param name the queue name
+	 * @return the histogram
+	 */
+	HistogramMetric newLatencyMetric(String name);
+
+	/**
+	 * Seconds between {@code get} and {@code done}
+	 * ({@code workqueue_work_duration_seconds}).
+	 * @param name the queue name
+	 * @return the histogram
+	 */
+	HistogramMetric newWorkDurationMetric(String name);
+
+	/**
+	 * Seconds of work in progress that has not been observed by the work duration yet
+	 * ({@code workqueue_unfinished_work_seconds}).
+	 * @param name the queue name
+	 * @return the gauge
+	 */
+	SettableGaugeMetric newUnfinishedWorkSecondsMetric(String name);
+
+	/**
+	 * Seconds the longest running item has been processing
+	 * ({@code workqueue_longest_running_processor_seconds}).
+	 * @param name the queue name
+	 * @return the gauge
+	 */
+	SettableGaugeMetric newLongestRunningProcessorSecondsMetric(String name);
+
+	/**
+	 * Delayed and rate-limited adds ({@code workqueue_retries_total}).
+	 * @param name the queue name
+	 * @return the counter
+	 */
+	CounterMetric newRetriesMetric(String name);
+
+	/**
+	 * Items waiting for their delay. Not in client-go; records nothing unless overridden.
+	 * @param name the queue name
+	 * @return the gauge
+	 */
+	default SettableGaugeMetric newWaitingMetric(String name) {
+		return NoopMetricsProvider.INSTANCE.newWaitingMetric(name);
+	}
+
+	/**
+	 * Items the queue dropped, by reason. Not in client-go; records nothing unless
+	 * overridden.
+	 * @param name the queue name
+	 * @param reason why the items were dropped
+	 * @return the counter
+	 */
+	default CounterMetric newDroppedMetric(String name, DropReason reason) {
+		return NoopMetricsProvider.INSTANCE.newDroppedMetric(name, reason);
+	}
+
+}

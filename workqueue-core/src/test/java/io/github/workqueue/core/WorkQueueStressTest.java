@@ -1,0 +1,195 @@
+package io.github.workqueue.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+import org.junit.jupiter.api.RepeatedTest;
+
+import io.github.workqueue.core.metrics.RecordingMetricsProvider;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Many producers and consumers on one queue, checking client-go's guarantees as they run:
+ * no item is ever held by two consumers at once, and every add that the queue accepted is
+ * followed by a processing that starts after it. Both shutdown modes.
+ */
+class WorkQueueStressTest {
+
+	private static final int PRODUCERS = 50;
+
+	private static final int CONSUMERS = 10;
+
+	private static final int KEYS = 200;
+
+	private static final int ADDS_PER_PRODUCER = 2_000;
+
+	/** A global order of events: adds and processing starts take numbers from it. */
+	private final AtomicLong sequence = new AtomicLong();
+
+	private final AtomicReferenceArray<Thread> holders = new AtomicReferenceArray<>(KEYS);
+
+	private final AtomicLongArray lastAcceptedAdd = new AtomicLongArray(KEYS);
+
+	private final AtomicLongArray lastProcessingStart = new AtomicLongArray(KEYS);
+
+	private final Queue<String> violations = new ConcurrentLinkedQueue<>();
+
+	private final AtomicInteger processed = new AtomicInteger();
+
+	@RepeatedTest(3)
+	void invariantsShouldHoldUnderContentionWithShutDown() throws Exception {
+		run(false, WorkQueue.builder().build());
+	}
+
+	@RepeatedTest(3)
+	void invariantsShouldHoldUnderContentionWithShutDownWithDrain() throws Exception {
+		run(true, WorkQueue.builder().build());
+	}
+
+	@RepeatedTest(2)
+	void invariantsShouldHoldForARateLimitingQueueWithMetricsAndDelays() throws Exception {
+		RateLimitingQueue<Integer> queue = WorkQueue.builder()
+			.name("stress")
+			.metricsProvider(new RecordingMetricsProvider())
+			.buildRateLimiting();
+		run(true, queue);
+	}
+
+	private void run(boolean drain, WorkQueue<Integer> queue) throws Exception {
+		for (int key = 0; key < KEYS; key++) {
+			this.lastAcceptedAdd.set(key, -1);
+			this.lastProcessingStart.set(key, -1);
+		}
+		CountDownLatch start = new CountDownLatch(1);
+		List<Thread> producers = new ArrayList<>();
+		for (int p = 0; p < PRODUCERS; p++) {
+			producers.add(startThread("producer-" + p, () -> {
+				await(start);
+				ThreadLocalRandom random = ThreadLocalRandom.current();
+				for (int i = 0; i < ADDS_PER_PRODUCER; i++) {
+					int key = random.nextInt(KEYS);
+					if (queue instanceof DelayingQueue<Integer> delaying && random.nextInt(10) == 0) {
+						addAfterRecorded(delaying, key, Duration.ofNanos(random.nextInt(1_000_000)));
+					}
+					else {
+						addRecorded(queue, key);
+					}
+				}
+			}));
+		}
+		List<Thread> consumers = new ArrayList<>();
+		for (int c = 0; c < CONSUMERS; c++) {
+			consumers.add(startThread("consumer-" + c, () -> consume(queue)));
+		}
+		start.countDown();
+		joinAll(producers);
+		if (queue instanceof DelayingQueue<Integer> delaying) {
+			while (delaying.waitingLen() > 0) {
+				Thread.onSpinWait();
+			}
+		}
+		if (drain) {
+			assertThat(queue.shutDownWithDrain(Duration.ofSeconds(30))).isTrue();
+		}
+		else {
+			queue.shutDown();
+		}
+		joinAll(consumers);
+
+		assertThat(this.violations).isEmpty();
+		assertThat(queue.len()).isZero();
+		assertThat(queue.get(Duration.ZERO)).isEmpty();
+		assertThat(this.processed.get()).isPositive();
+		for (int key = 0; key < KEYS; key++) {
+			assertThat(this.lastProcessingStart.get(key)).as("key %d: processed after its last accepted add", key)
+				.isGreaterThan(this.lastAcceptedAdd.get(key));
+			assertThat(this.holders.get(key)).isNull();
+		}
+	}
+
+	private void consume(WorkQueue<Integer> queue) {
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		try {
+			Optional<Integer> next;
+			while ((next = queue.get()).isPresent()) {
+				int key = next.get();
+				Thread me = Thread.currentThread();
+				if (!this.holders.compareAndSet(key, null, me)) {
+					this.violations.add("key " + key + " handed to " + me.getName() + " while held by "
+							+ this.holders.get(key).getName());
+				}
+				this.lastProcessingStart.accumulateAndGet(key, this.sequence.incrementAndGet(), Math::max);
+				if (random.nextInt(4) == 0) {
+					addRecorded(queue, key);
+				}
+				if (random.nextInt(8) == 0) {
+					Thread.yield();
+				}
+				this.processed.incrementAndGet();
+				this.holders.compareAndSet(key, me, null);
+				queue.done(key);
+			}
+		}
+		catch (InterruptedException ex) {
+			this.violations.add("consumer interrupted");
+		}
+	}
+
+	/**
+	 * Adds and records the add as accepted when the queue was not shutting down after it;
+	 * an add that was dropped cannot pass that check, since shutdown is final.
+	 */
+	private void addRecorded(WorkQueue<Integer> queue, int key) {
+		long at = this.sequence.incrementAndGet();
+		queue.add(key);
+		if (!queue.isShuttingDown()) {
+			this.lastAcceptedAdd.accumulateAndGet(key, at, Math::max);
+		}
+	}
+
+	/**
+	 * Like {@link #addRecorded}: the delayed add happens after the call, so a processing
+	 * that starts after it also starts after the number taken before the call.
+	 */
+	private void addAfterRecorded(DelayingQueue<Integer> queue, int key, Duration delay) {
+		long at = this.sequence.incrementAndGet();
+		queue.addAfter(key, delay);
+		if (!queue.isShuttingDown()) {
+			this.lastAcceptedAdd.accumulateAndGet(key, at, Math::max);
+		}
+	}
+
+	private static Thread startThread(String name, Runnable body) {
+		Thread thread = new Thread(body, name);
+		thread.start();
+		return thread;
+	}
+
+	private static void joinAll(List<Thread> threads) throws InterruptedException {
+		for (Thread thread : threads) {
+			thread.join(Duration.ofSeconds(60).toMillis());
+			assertThat(thread.isAlive()).as("%s finished", thread.getName()).isFalse();
+		}
+	}
+
+	private static void await(CountDownLatch latch) {
+		try {
+			latch.await();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}
