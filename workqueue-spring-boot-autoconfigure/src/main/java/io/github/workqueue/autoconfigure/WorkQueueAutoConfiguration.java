@@ -1,0 +1,73 @@
+package io.github.workqueue.autoconfigure;
+
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.thread.Threading;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+
+import io.github.workqueue.autoconfigure.internal.QueueBeanRegistrar;
+import io.github.workqueue.autoconfigure.internal.QueueSettingsResolver;
+import io.github.workqueue.autoconfigure.internal.RateLimiterFactory;
+import io.github.workqueue.autoconfigure.internal.WorkQueueFactory;
+import io.github.workqueue.autoconfigure.worker.internal.DefaultQueueWorkerRegistry;
+import io.github.workqueue.autoconfigure.worker.internal.QueueWorkerAnnotationBeanPostProcessor;
+import io.github.workqueue.autoconfigure.worker.internal.WorkObserver;
+import io.github.workqueue.core.Clock;
+import io.github.workqueue.core.metrics.MetricsProvider;
+
+/**
+ * Auto-configuration of the work queues: one bean per queue under
+ * {@code workqueue.queues}, the {@link WorkQueueRegistry}, and the workers of
+ * {@code @QueueWorker} methods.
+ *
+ * <p>
+ * Queues read time from the {@link Clock} bean if there is one (a
+ * {@link io.github.workqueue.core.FakeClock} in tests), else the system clock, and report
+ * to the {@link MetricsProvider} bean if there is one.
+ */
+@AutoConfiguration
+@EnableConfigurationProperties(WorkQueueProperties.class)
+@Import(QueueBeanRegistrar.class)
+public final class WorkQueueAutoConfiguration {
+
+	@Bean(QueueBeanRegistrar.FACTORY_BEAN_NAME)
+	@ConditionalOnMissingBean
+	WorkQueueFactory workQueueFactory(WorkQueueProperties properties, ListableBeanFactory beanFactory,
+			ObjectProvider<Clock> clock, ObjectProvider<MetricsProvider> metricsProvider,
+			ObjectProvider<WorkQueueBuilderCustomizer> customizers) {
+		Clock queueClock = clock.getIfAvailable(Clock::system);
+		return new WorkQueueFactory(new QueueSettingsResolver(properties, beanFactory::containsBean),
+				new RateLimiterFactory(queueClock, beanFactory), queueClock,
+				metricsProvider.getIfAvailable(MetricsProvider::noop), customizers.orderedStream().toList());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	WorkQueueRegistry workQueueRegistry(ListableBeanFactory beanFactory, WorkQueueFactory workQueueFactory) {
+		return new WorkQueueRegistry(beanFactory, workQueueFactory);
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static QueueWorkerAnnotationBeanPostProcessor queueWorkerAnnotationBeanPostProcessor() {
+		return new QueueWorkerAnnotationBeanPostProcessor();
+	}
+
+	@Bean
+	DefaultQueueWorkerRegistry queueWorkerRegistry(WorkQueueRegistry workQueueRegistry,
+			WorkQueueFactory workQueueFactory, ObjectProvider<Clock> clock, ApplicationEventPublisher events,
+			Environment environment, WorkQueueProperties properties, ObjectProvider<WorkObserver> observer) {
+		return new DefaultQueueWorkerRegistry(workQueueRegistry, workQueueFactory, clock.getIfAvailable(Clock::system),
+				events, Threading.VIRTUAL.isActive(environment), properties.getShutdown().getTimeout(),
+				observer.getIfUnique());
+	}
+
+}

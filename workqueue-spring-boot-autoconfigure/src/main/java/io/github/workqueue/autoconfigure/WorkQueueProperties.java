@@ -1,0 +1,277 @@
+package io.github.workqueue.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration of the work queues, under {@code workqueue}. Every queue under
+ * {@code queues} inherits each setting it leaves out from {@code defaults}, field by
+ * field, down to the rate limiter's.
+ */
+@ConfigurationProperties("workqueue")
+public class WorkQueueProperties {
+
+	/**
+	 * Settings every queue inherits.
+	 */
+	private final QueueProperties defaults = new QueueProperties();
+
+	/**
+	 * The queues, by name; each becomes a bean of that name.
+	 */
+	private final Map<String, QueueProperties> queues = new LinkedHashMap<>();
+
+	private final Shutdown shutdown = new Shutdown();
+
+	public QueueProperties getDefaults() {
+		return this.defaults;
+	}
+
+	public Map<String, QueueProperties> getQueues() {
+		return this.queues;
+	}
+
+	public Shutdown getShutdown() {
+		return this.shutdown;
+	}
+
+	/**
+	 * The settings of one queue; what is left out is inherited.
+	 */
+	public static class QueueProperties {
+
+		/**
+		 * Number of worker threads of the queue's @QueueWorker. Defaults to 1.
+		 */
+		private @Nullable Integer workers;
+
+		/**
+		 * Failed attempts retried before an item is given up; absent retries forever with
+		 * the rate limiter's backoff.
+		 */
+		private @Nullable Integer maxRetries;
+
+		/**
+		 * Exception types that are never retried: an item failing with one (or a
+		 * subclass) is given up at once.
+		 */
+		private List<Class<? extends Throwable>> notRetryable = new ArrayList<>();
+
+		/**
+		 * How retries are spaced.
+		 */
+		private final RateLimiterProperties rateLimiter = new RateLimiterProperties();
+
+		public @Nullable Integer getWorkers() {
+			return this.workers;
+		}
+
+		public void setWorkers(@Nullable Integer workers) {
+			this.workers = workers;
+		}
+
+		public @Nullable Integer getMaxRetries() {
+			return this.maxRetries;
+		}
+
+		public void setMaxRetries(@Nullable Integer maxRetries) {
+			this.maxRetries = maxRetries;
+		}
+
+		public List<Class<? extends Throwable>> getNotRetryable() {
+			return this.notRetryable;
+		}
+
+		public void setNotRetryable(List<Class<? extends Throwable>> notRetryable) {
+			this.notRetryable = notRetryable;
+		}
+
+		public RateLimiterProperties getRateLimiter() {
+			return this.rateLimiter;
+		}
+
+	}
+
+	/**
+	 * A rate limiter: client-go's limiters by type, what each type reads, and a cap.
+	 */
+	public static class RateLimiterProperties {
+
+		/**
+		 * Limiter type: controller (max-of exponential and bucket), exponential,
+		 * fast-slow, bucket, max-of, or bean. Defaults to controller.
+		 */
+		private @Nullable String type;
+
+		/**
+		 * First wait of the exponential limiter (exponential, controller). Defaults to
+		 * 5ms.
+		 */
+		private @Nullable Duration baseDelay;
+
+		/**
+		 * Longest wait of the exponential limiter (exponential, controller). Defaults to
+		 * 1000s.
+		 */
+		private @Nullable Duration maxDelay;
+
+		/**
+		 * Tokens per second of the overall bucket (bucket, controller). Defaults to 10.
+		 */
+		private @Nullable Double qps;
+
+		/**
+		 * Size of the overall bucket (bucket, controller). Defaults to 100.
+		 */
+		private @Nullable Integer burst;
+
+		/**
+		 * Wait of the first attempts (fast-slow). Defaults to 5ms.
+		 */
+		private @Nullable Duration fastDelay;
+
+		/**
+		 * Wait of the later attempts (fast-slow). Defaults to 10s.
+		 */
+		private @Nullable Duration slowDelay;
+
+		/**
+		 * Number of attempts that wait fast-delay (fast-slow). Defaults to 5.
+		 */
+		private @Nullable Integer maxFastAttempts;
+
+		/**
+		 * Cap on the wait of any limiter type; absent for no cap.
+		 */
+		private @Nullable Duration maxWait;
+
+		/**
+		 * Name of a RateLimiter bean to use (bean).
+		 */
+		private @Nullable String bean;
+
+		/**
+		 * The limiters whose longest wait counts (max-of); each inherits the defaults'
+		 * values but not their type.
+		 */
+		private List<RateLimiterProperties> limiters = new ArrayList<>();
+
+		public @Nullable String getType() {
+			return this.type;
+		}
+
+		public void setType(@Nullable String type) {
+			this.type = type;
+		}
+
+		public @Nullable Duration getBaseDelay() {
+			return this.baseDelay;
+		}
+
+		public void setBaseDelay(@Nullable Duration baseDelay) {
+			this.baseDelay = baseDelay;
+		}
+
+		public @Nullable Duration getMaxDelay() {
+			return this.maxDelay;
+		}
+
+		public void setMaxDelay(@Nullable Duration maxDelay) {
+			this.maxDelay = maxDelay;
+		}
+
+		public @Nullable Double getQps() {
+			return this.qps;
+		}
+
+		public void setQps(@Nullable Double qps) {
+			this.qps = qps;
+		}
+
+		public @Nullable Integer getBurst() {
+			return this.burst;
+		}
+
+		public void setBurst(@Nullable Integer burst) {
+			this.burst = burst;
+		}
+
+		public @Nullable Duration getFastDelay() {
+			return this.fastDelay;
+		}
+
+		public void setFastDelay(@Nullable Duration fastDelay) {
+			this.fastDelay = fastDelay;
+		}
+
+		public @Nullable Duration getSlowDelay() {
+			return this.slowDelay;
+		}
+
+		public void setSlowDelay(@Nullable Duration slowDelay) {
+			this.slowDelay = slowDelay;
+		}
+
+		public @Nullable Integer getMaxFastAttempts() {
+			return this.maxFastAttempts;
+		}
+
+		public void setMaxFastAttempts(@Nullable Integer maxFastAttempts) {
+			this.maxFastAttempts = maxFastAttempts;
+		}
+
+		public @Nullable Duration getMaxWait() {
+			return this.maxWait;
+		}
+
+		public void setMaxWait(@Nullable Duration maxWait) {
+			this.maxWait = maxWait;
+		}
+
+		public @Nullable String getBean() {
+			return this.bean;
+		}
+
+		public void setBean(@Nullable String bean) {
+			this.bean = bean;
+		}
+
+		public List<RateLimiterProperties> getLimiters() {
+			return this.limiters;
+		}
+
+		public void setLimiters(List<RateLimiterProperties> limiters) {
+			this.limiters = limiters;
+		}
+
+	}
+
+	/**
+	 * How the workers stop.
+	 */
+	public static class Shutdown {
+
+		/**
+		 * How long shutdown waits for the workers to finish the items in flight and
+		 * queued; what is left after it is counted and logged.
+		 */
+		private Duration timeout = Duration.ofSeconds(30);
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
+	}
+
+}

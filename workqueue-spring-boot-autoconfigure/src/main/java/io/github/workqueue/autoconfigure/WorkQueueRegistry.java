@@ -1,0 +1,75 @@
+package io.github.workqueue.autoconfigure;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.ListableBeanFactory;
+
+import io.github.workqueue.autoconfigure.internal.WorkQueueFactory;
+import io.github.workqueue.core.RateLimitingQueue;
+
+/**
+ * All the application's queues by name: the queue beans (declared under
+ * {@code workqueue.queues} or defined by the application) and the queues made from the
+ * defaults for {@code @QueueWorker}s whose queue is not declared.
+ *
+ * <p>
+ * <b>Concurrency.</b> Thread-safe.
+ */
+public class WorkQueueRegistry implements DisposableBean {
+
+	private final ListableBeanFactory beanFactory;
+
+	private final WorkQueueFactory factory;
+
+	private final Map<String, RateLimitingQueue<Object>> undeclared = new ConcurrentHashMap<>();
+
+	public WorkQueueRegistry(ListableBeanFactory beanFactory, WorkQueueFactory factory) {
+		this.beanFactory = beanFactory;
+		this.factory = factory;
+	}
+
+	/**
+	 * Returns every queue, by name, sorted.
+	 * @return the queues
+	 */
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	public Map<String, RateLimitingQueue<?>> getQueues() {
+		Map<String, RateLimitingQueue<?>> all = new TreeMap<>(this.undeclared);
+		Map beans = this.beanFactory.getBeansOfType(RateLimitingQueue.class);
+		all.putAll(beans);
+		return all;
+	}
+
+	/**
+	 * Returns the queue of that name.
+	 * @param name the queue name
+	 * @return the queue, or null if there is none
+	 */
+	public @Nullable RateLimitingQueue<?> getQueue(String name) {
+		return getQueues().get(name);
+	}
+
+	/**
+	 * Returns the queue of that name, making one from the defaults if there is none.
+	 * @param name the queue name
+	 * @return the queue
+	 */
+	@SuppressWarnings("unchecked")
+	public RateLimitingQueue<Object> getOrCreateQueue(String name) {
+		if (this.beanFactory.containsBean(name) && this.beanFactory.isTypeMatch(name, RateLimitingQueue.class)) {
+			return this.beanFactory.getBean(name, RateLimitingQueue.class);
+		}
+		return this.undeclared.computeIfAbsent(name, this.factory::create);
+	}
+
+	@Override
+	public void destroy() {
+		this.undeclared.values().forEach(RateLimitingQueue::shutDown);
+	}
+
+}

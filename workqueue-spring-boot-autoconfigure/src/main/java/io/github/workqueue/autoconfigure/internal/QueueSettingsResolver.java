@@ -1,0 +1,232 @@
+package io.github.workqueue.autoconfigure.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.function.Predicate;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.workqueue.autoconfigure.WorkQueueProperties;
+import io.github.workqueue.autoconfigure.WorkQueueProperties.QueueProperties;
+import io.github.workqueue.autoconfigure.WorkQueueProperties.RateLimiterProperties;
+
+/**
+ * Turns {@link WorkQueueProperties} into validated {@link QueueSettings}: each value a
+ * queue leaves out comes from {@code workqueue.defaults}, then from the built-in default.
+ * Every error names the property it came from (the queue's own or the default's) and the
+ * fix.
+ *
+ * <p>
+ * <b>Concurrency.</b> Immutable once built; thread-safe.
+ */
+public final class QueueSettingsResolver {
+
+	static final int DEFAULT_WORKERS = 1;
+
+	static final Duration DEFAULT_BASE_DELAY = Duration.ofMillis(5);
+
+	static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(1000);
+
+	static final double DEFAULT_QPS = 10;
+
+	static final int DEFAULT_BURST = 100;
+
+	static final Duration DEFAULT_FAST_DELAY = Duration.ofMillis(5);
+
+	static final Duration DEFAULT_SLOW_DELAY = Duration.ofSeconds(10);
+
+	static final int DEFAULT_MAX_FAST_ATTEMPTS = 5;
+
+	private static final String DEFAULTS_PATH = "workqueue.defaults";
+
+	private final WorkQueueProperties properties;
+
+	private final Predicate<String> beanExists;
+
+	/**
+	 * Creates a resolver.
+	 * @param properties the bound properties
+	 * @param beanExists tells whether a bean of the given name is defined, for limiters
+	 * of type bean
+	 */
+	public QueueSettingsResolver(WorkQueueProperties properties, Predicate<String> beanExists) {
+		this.properties = properties;
+		this.beanExists = beanExists;
+	}
+
+	/**
+	 * Validates the defaults and every declared queue.
+	 * @throws InvalidWorkQueueConfigurationException for the first invalid value
+	 */
+	public void validateAll() {
+		resolve(null, this.properties.getDefaults(), DEFAULTS_PATH);
+		this.properties.getQueues().keySet().forEach(this::resolve);
+	}
+
+	/**
+	 * Returns the settings of a queue; a queue that is not declared gets the defaults.
+	 * @param name the queue name
+	 * @return the settings
+	 * @throws InvalidWorkQueueConfigurationException if a value is invalid
+	 */
+	public QueueSettings resolve(String name) {
+		QueueProperties own = this.properties.getQueues().get(name);
+		if (own == null) {
+			return resolve(name, this.properties.getDefaults(), DEFAULTS_PATH);
+		}
+		return resolve(name, own, "workqueue.queues." + name);
+	}
+
+	private QueueSettings resolve(@Nullable String name, QueueProperties own, String path) {
+		QueueProperties defaults = this.properties.getDefaults();
+		int workers = pick(own.getWorkers(), defaults.getWorkers(), DEFAULT_WORKERS);
+		if (workers < 1) {
+			throw invalid(own.getWorkers(), path, DEFAULTS_PATH, ".workers", workers, "must be at least 1",
+					"Set it to the number of worker threads the queue should have, 1 or more.");
+		}
+		Integer maxRetries = (own.getMaxRetries() != null) ? own.getMaxRetries() : defaults.getMaxRetries();
+		if (maxRetries != null && maxRetries < 0) {
+			throw invalid(own.getMaxRetries(), path, DEFAULTS_PATH, ".max-retries", maxRetries, "must not be negative",
+					"Set it to 0 or more, or remove it to retry forever with the rate limiter's backoff.");
+		}
+		LinkedHashSet<Class<? extends Throwable>> notRetryable = new LinkedHashSet<>(defaults.getNotRetryable());
+		notRetryable.addAll(own.getNotRetryable());
+		RateLimiterSpec limiter = resolveLimiter(own.getRateLimiter(), path + ".rate-limiter", true);
+		return new QueueSettings((name != null) ? name : "", workers, maxRetries, List.copyOf(notRetryable), limiter);
+	}
+
+	private RateLimiterSpec resolveLimiter(RateLimiterProperties own, String path, boolean inheritsType) {
+		RateLimiterProperties defaults = this.properties.getDefaults().getRateLimiter();
+		String defaultsPath = DEFAULTS_PATH + ".rate-limiter";
+		String typeValue = (own.getType() != null) ? own.getType()
+				: inheritsType ? ((defaults.getType() != null) ? defaults.getType() : "controller") : null;
+		if (typeValue == null) {
+			throw InvalidWorkQueueConfigurationException.forProperty(path + ".type", "none",
+					"is required for each limiter of max-of",
+					"Set " + path + ".type to one of: " + RateLimiterType.allValues() + ".");
+		}
+		RateLimiterType type = RateLimiterType.parse(typeValue);
+		if (type == null) {
+			String where = (own.getType() != null) ? path : defaultsPath;
+			throw InvalidWorkQueueConfigurationException.forProperty(where + ".type", typeValue,
+					"is not a known rate limiter type",
+					"Set " + where + ".type to one of: " + RateLimiterType.allValues() + ".");
+		}
+		boolean typeInherited = own.getType() == null;
+		Duration baseDelay = pick(own.getBaseDelay(), defaults.getBaseDelay(), DEFAULT_BASE_DELAY);
+		Duration maxDelay = pick(own.getMaxDelay(), defaults.getMaxDelay(), DEFAULT_MAX_DELAY);
+		double qps = pick(own.getQps(), defaults.getQps(), DEFAULT_QPS);
+		int burst = pick(own.getBurst(), defaults.getBurst(), DEFAULT_BURST);
+		Duration fastDelay = pick(own.getFastDelay(), defaults.getFastDelay(), DEFAULT_FAST_DELAY);
+		Duration slowDelay = pick(own.getSlowDelay(), defaults.getSlowDelay(), DEFAULT_SLOW_DELAY);
+		int maxFastAttempts = pick(own.getMaxFastAttempts(), defaults.getMaxFastAttempts(), DEFAULT_MAX_FAST_ATTEMPTS);
+		Duration maxWait = (own.getMaxWait() != null) ? own.getMaxWait()
+				: (inheritsType ? defaults.getMaxWait() : null);
+		String bean = (own.getBean() != null) ? own.getBean() : (typeInherited ? defaults.getBean() : null);
+		List<RateLimiterProperties> nested = !own.getLimiters().isEmpty() ? own.getLimiters()
+				: (typeInherited ? defaults.getLimiters() : List.of());
+		String nestedPath = (!own.getLimiters().isEmpty() || !typeInherited) ? path : defaultsPath;
+
+		if (maxWait != null && maxWait.isNegative()) {
+			throw invalid(own.getMaxWait(), path, defaultsPath, ".max-wait", maxWait, "must not be negative",
+					"Set it to 0 or more, or remove it for no cap.");
+		}
+		List<RateLimiterSpec> limiters = new ArrayList<>();
+		switch (type) {
+			case CONTROLLER, EXPONENTIAL -> {
+				checkExponential(own, path, defaultsPath, baseDelay, maxDelay);
+				if (type == RateLimiterType.CONTROLLER) {
+					checkBucket(own, path, defaultsPath, qps, burst);
+				}
+			}
+			case BUCKET -> checkBucket(own, path, defaultsPath, qps, burst);
+			case FAST_SLOW -> checkFastSlow(own, path, defaultsPath, fastDelay, slowDelay, maxFastAttempts);
+			case MAX_OF -> {
+				if (nested.isEmpty()) {
+					throw InvalidWorkQueueConfigurationException.forProperty(path + ".limiters", "[]",
+							"is empty, but a max-of limiter needs at least one limiter",
+							"Add limiters under " + path + ".limiters, each with a type, for example "
+									+ "{ type: exponential, base-delay: 10ms, max-delay: 60s }.");
+				}
+				for (int i = 0; i < nested.size(); i++) {
+					limiters.add(resolveLimiter(nested.get(i), nestedPath + ".limiters[" + i + "]", false));
+				}
+			}
+			case BEAN -> {
+				if (bean == null || bean.isBlank()) {
+					throw InvalidWorkQueueConfigurationException.forProperty(path + ".bean", "none",
+							"is required for a limiter of type bean",
+							"Set " + path + ".bean to the name of a RateLimiter bean.");
+				}
+				if (!this.beanExists.test(bean)) {
+					String where = (own.getBean() != null) ? path : defaultsPath;
+					throw InvalidWorkQueueConfigurationException.forProperty(where + ".bean", bean,
+							"names no bean in the application context", "Define a RateLimiter bean named '" + bean
+									+ "', or set " + where + ".bean to the name of an existing one.");
+				}
+			}
+		}
+		return new RateLimiterSpec(path, type, baseDelay, maxDelay, qps, burst, fastDelay, slowDelay, maxFastAttempts,
+				maxWait, bean, List.copyOf(limiters));
+	}
+
+	private void checkExponential(RateLimiterProperties own, String path, String defaultsPath, Duration baseDelay,
+			Duration maxDelay) {
+		if (baseDelay.isNegative()) {
+			throw invalid(own.getBaseDelay(), path, defaultsPath, ".base-delay", baseDelay, "must not be negative",
+					"Set it to the first retry's wait, for example 5ms.");
+		}
+		if (baseDelay.compareTo(maxDelay) > 0) {
+			String where = (own.getBaseDelay() != null) ? path : defaultsPath;
+			throw InvalidWorkQueueConfigurationException.forProperty(where + ".base-delay", baseDelay,
+					"is greater than max-delay (" + maxDelay + ")",
+					"Set " + where + ".base-delay to at most max-delay, or raise max-delay.");
+		}
+	}
+
+	private void checkBucket(RateLimiterProperties own, String path, String defaultsPath, double qps, int burst) {
+		if (!(qps > 0) || Double.isInfinite(qps)) {
+			throw invalid(own.getQps(), path, defaultsPath, ".qps", qps, "must be greater than 0",
+					"Set it to the number of retries allowed per second overall, for example 10.");
+		}
+		if (burst < 1) {
+			throw invalid(own.getBurst(), path, defaultsPath, ".burst", burst, "must be at least 1",
+					"Set it to the bucket size, 1 or more, for example 100.");
+		}
+	}
+
+	private void checkFastSlow(RateLimiterProperties own, String path, String defaultsPath, Duration fastDelay,
+			Duration slowDelay, int maxFastAttempts) {
+		if (fastDelay.isNegative()) {
+			throw invalid(own.getFastDelay(), path, defaultsPath, ".fast-delay", fastDelay, "must not be negative",
+					"Set it to 0 or more.");
+		}
+		if (slowDelay.isNegative()) {
+			throw invalid(own.getSlowDelay(), path, defaultsPath, ".slow-delay", slowDelay, "must not be negative",
+					"Set it to 0 or more.");
+		}
+		if (maxFastAttempts < 0) {
+			throw invalid(own.getMaxFastAttempts(), path, defaultsPath, ".max-fast-attempts", maxFastAttempts,
+					"must not be negative", "Set it to 0 or more.");
+		}
+	}
+
+	private static <V> V pick(@Nullable V own, @Nullable V inherited, V builtIn) {
+		if (own != null) {
+			return own;
+		}
+		return (inherited != null) ? inherited : builtIn;
+	}
+
+	/**
+	 * An error about a value, named where it was set: the queue's own or the defaults.
+	 */
+	private static InvalidWorkQueueConfigurationException invalid(@Nullable Object own, String ownPath,
+			String inheritedPath, String property, Object value, String problem, String fix) {
+		String where = ((own != null) ? ownPath : inheritedPath) + property;
+		return InvalidWorkQueueConfigurationException.forProperty(where, value, problem, fix);
+	}
+
+}

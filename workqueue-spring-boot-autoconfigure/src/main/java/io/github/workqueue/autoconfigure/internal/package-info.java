@@ -1,0 +1,4 @@
+@NullMarked
+package io.github.workqueue.autoconfigure.internal;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,91 @@
+package io.github.workqueue.autoconfigure.worker;
+
+import java.time.Duration;
+
+/**
+ * The running workers of one {@link QueueWorker} method. Made and owned by the
+ * {@link QueueWorkerRegistry}; not a bean.
+ *
+ * <p>
+ * <b>Concurrency.</b> Thread-safe; the counters are updated by the workers and may be
+ * read at any time.
+ */
+public interface QueueWorkerContainer {
+
+	/**
+	 * Returns the queue's name.
+	 * @return the name
+	 */
+	String queueName();
+
+	/**
+	 * Returns the worker method, as {@code Class.method(ParameterType)}.
+	 * @return the method
+	 */
+	String method();
+
+	/**
+	 * Returns the number of worker threads.
+	 * @return the configured worker count
+	 */
+	int workers();
+
+	/**
+	 * Returns the number of worker threads alive now.
+	 * @return the live workers
+	 */
+	int liveWorkers();
+
+	/**
+	 * Returns the number of items being processed now.
+	 * @return the items in flight
+	 */
+	int inFlight();
+
+	/**
+	 * Returns how long the longest running item has been processing.
+	 * @return the age of the oldest item in flight, zero if none
+	 */
+	Duration longestRunning();
+
+	/**
+	 * Tells whether the workers were started and not stopped.
+	 * @return true while running
+	 */
+	boolean isRunning();
+
+	/**
+	 * Stops taking new items; items in flight finish. Idempotent.
+	 */
+	void pause();
+
+	/**
+	 * Takes items again after {@link #pause()}. Idempotent.
+	 */
+	void resume();
+
+	/**
+	 * Tells whether the workers are paused.
+	 * @return true if paused
+	 */
+	boolean isPaused();
+
+	/**
+	 * Returns the count of each outcome so far.
+	 * @return the counts
+	 */
+	Outcomes outcomes();
+
+	/**
+	 * Counts of what happened to processed items.
+	 *
+	 * @param succeeded items processed without an exception (done or requeued by result)
+	 * @param retried failures requeued through the rate limiter
+	 * @param givenUp items given up
+	 * @param unfinishedAtShutdown items in flight, queued or waiting when shutdown ended
+	 */
+	record Outcomes(long succeeded, long retried, long givenUp, long unfinishedAtShutdown) {
+
+	}
+
+}

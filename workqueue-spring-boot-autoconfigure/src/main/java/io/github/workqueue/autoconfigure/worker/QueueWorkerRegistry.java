@@ -1,0 +1,26 @@
+package io.github.workqueue.autoconfigure.worker;
+
+import java.util.Collection;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Owns the {@link QueueWorkerContainer}s: starts them after the application context is
+ * refreshed and stops them, draining, on shutdown.
+ */
+public interface QueueWorkerRegistry {
+
+	/**
+	 * Returns every container.
+	 * @return the containers, in queue name order
+	 */
+	Collection<QueueWorkerContainer> getContainers();
+
+	/**
+	 * Returns the container of a queue.
+	 * @param queueName the queue's name
+	 * @return the container, or null if the queue has no worker
+	 */
+	@Nullable QueueWorkerContainer getContainer(String queueName);
+
+}

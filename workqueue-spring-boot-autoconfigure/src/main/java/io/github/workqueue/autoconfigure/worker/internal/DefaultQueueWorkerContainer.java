@@ -1,0 +1,379 @@
+package io.github.workqueue.autoconfigure.worker.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.ApplicationEventPublisher;
+
+import io.github.workqueue.autoconfigure.worker.GiveUpReason;
+import io.github.workqueue.autoconfigure.worker.ItemGivenUpEvent;
+import io.github.workqueue.autoconfigure.worker.QueueWorkerContainer;
+import io.github.workqueue.autoconfigure.worker.WorkResult;
+import io.github.workqueue.core.Clock;
+import io.github.workqueue.core.RateLimitingQueue;
+
+/**
+ * Runs the worker threads of one queue: each takes an item, calls the worker method, then
+ * forgets, requeues or gives the item up, and always calls {@code done}.
+ *
+ * <p>
+ * <b>Concurrency.</b> Thread-safe. {@link #paused} and {@link #stopping} are written
+ * under {@link #pauseLock} and read anywhere; the counters are atomics updated by the
+ * workers. Each worker owns one slot of {@link #busySince}: the clock time its current
+ * item started, or {@link #IDLE}.
+ */
+final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
+
+	private static final Log logger = LogFactory.getLog(QueueWorkerContainer.class);
+
+	private static final long IDLE = Long.MIN_VALUE;
+
+	private final RateLimitingQueue<Object> queue;
+
+	private final QueueWorkerMethod method;
+
+	private final WorkerPolicy policy;
+
+	private final int workers;
+
+	private final Clock clock;
+
+	private final ThreadFactory threadFactory;
+
+	private final ApplicationEventPublisher events;
+
+	private final WorkObserver observer;
+
+	private final ReentrantLock pauseLock = new ReentrantLock();
+
+	private final Condition unpaused = this.pauseLock.newCondition();
+
+	/** Written under {@code pauseLock}. */
+	private volatile boolean paused;
+
+	/** Written under {@code pauseLock}. */
+	private volatile boolean stopping;
+
+	private volatile boolean running;
+
+	private final List<Thread> threads = new ArrayList<>();
+
+	private final AtomicInteger liveWorkers = new AtomicInteger();
+
+	private final AtomicLongArray busySince;
+
+	private final LongAdder succeeded = new LongAdder();
+
+	private final LongAdder retried = new LongAdder();
+
+	private final LongAdder givenUp = new LongAdder();
+
+	private volatile long unfinishedAtShutdown;
+
+	private int waitingAtShutdown;
+
+	DefaultQueueWorkerContainer(RateLimitingQueue<Object> queue, QueueWorkerMethod method, WorkerPolicy policy,
+			int workers, Clock clock, ThreadFactory threadFactory, ApplicationEventPublisher events,
+			WorkObserver observer) {
+		this.queue = queue;
+		this.method = method;
+		this.policy = policy;
+		this.workers = workers;
+		this.clock = clock;
+		this.threadFactory = threadFactory;
+		this.events = events;
+		this.observer = observer;
+		this.busySince = new AtomicLongArray(workers);
+		for (int i = 0; i < workers; i++) {
+			this.busySince.set(i, IDLE);
+		}
+	}
+
+	synchronized void start() {
+		if (this.running || this.stopping) {
+			return;
+		}
+		for (int i = 0; i < this.workers; i++) {
+			int slot = i;
+			Thread thread = this.threadFactory.newThread(() -> runWorker(slot));
+			this.threads.add(thread);
+		}
+		this.running = true;
+		this.liveWorkers.set(this.workers);
+		this.threads.forEach(Thread::start);
+	}
+
+	/**
+	 * Starts shutting down: the queue stops accepting items and drops the waiting ones,
+	 * and workers finish what is queued. Does not wait.
+	 */
+	void initiateShutdown() {
+		this.pauseLock.lock();
+		try {
+			this.stopping = true;
+			this.unpaused.signalAll();
+		}
+		finally {
+			this.pauseLock.unlock();
+		}
+		this.waitingAtShutdown = this.queue.waitingLen();
+		this.queue.shutDown();
+	}
+
+	/**
+	 * Waits for the workers until the deadline, then counts and logs what is left.
+	 * @param deadlineNanos {@link System#nanoTime()} to give up at
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	void awaitShutdown(long deadlineNanos) throws InterruptedException {
+		this.queue.shutDownWithDrain(Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime())));
+		for (Thread thread : this.threads) {
+			long remainingMillis = Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000);
+			thread.join(remainingMillis);
+		}
+		int inFlight = inFlight();
+		int queued = this.queue.len();
+		long unfinished = (long) inFlight + queued + this.waitingAtShutdown;
+		this.unfinishedAtShutdown = unfinished;
+		if (unfinished > 0) {
+			logger.warn("Queue '" + queueName() + "' shut down with " + unfinished + " unfinished item(s): " + inFlight
+					+ " in flight, " + queued + " queued, " + this.waitingAtShutdown + " waiting for a delay");
+		}
+		for (Thread thread : this.threads) {
+			if (thread.isAlive()) {
+				thread.interrupt();
+			}
+		}
+		this.running = false;
+	}
+
+	private void runWorker(int slot) {
+		try {
+			while (awaitUnpaused()) {
+				Optional<Object> next = this.queue.get();
+				if (next.isEmpty()) {
+					return;
+				}
+				Object item = next.get();
+				if (this.paused && !this.stopping) {
+					// Paused while waiting in get: hand the item back, to the tail.
+					this.queue.add(item);
+					this.queue.done(item);
+					continue;
+				}
+				process(slot, item);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		finally {
+			this.liveWorkers.decrementAndGet();
+		}
+	}
+
+	/** Waits while paused; false when the worker should exit (paused and stopping). */
+	private boolean awaitUnpaused() throws InterruptedException {
+		this.pauseLock.lock();
+		try {
+			while (this.paused && !this.stopping) {
+				this.unpaused.await();
+			}
+			return !this.paused;
+		}
+		finally {
+			this.pauseLock.unlock();
+		}
+	}
+
+	private void process(int slot, Object item) {
+		this.busySince.set(slot, this.clock.nanoTime());
+		try {
+			handle(item);
+		}
+		catch (RuntimeException | Error ex) {
+			logger.error("Queue '" + queueName() + "': handling the outcome of item '" + item + "' failed", ex);
+		}
+		finally {
+			this.busySince.set(slot, IDLE);
+			this.queue.done(item);
+		}
+	}
+
+	private void handle(Object item) {
+		if (!this.method.accepts(item)) {
+			giveUp(item, GiveUpReason.ITEM_TYPE_MISMATCH,
+					new IllegalArgumentException("Item of type " + item.getClass().getName() + " cannot be passed to "
+							+ this.method + ", which takes " + this.method.itemType().getName()));
+			return;
+		}
+		WorkResult result;
+		try {
+			result = this.observer.observe(queueName(), item, () -> this.method.invoke(item));
+		}
+		catch (Throwable failure) {
+			failed(item, failure);
+			return;
+		}
+		this.succeeded.increment();
+		switch (result.kind()) {
+			case DONE -> this.queue.forget(item);
+			case REQUEUE -> this.queue.addRateLimited(item);
+			case REQUEUE_AFTER -> {
+				this.queue.forget(item);
+				this.queue.addAfter(item, result.delay());
+			}
+		}
+	}
+
+	private void failed(Object item, Throwable failure) {
+		if (this.policy.isNotRetryable(failure)) {
+			giveUp(item, GiveUpReason.NOT_RETRYABLE, failure);
+		}
+		else if (this.policy.retriesExhausted(this.queue.numRequeues(item))) {
+			giveUp(item, GiveUpReason.MAX_RETRIES, failure);
+		}
+		else {
+			this.retried.increment();
+			if (logger.isDebugEnabled()) {
+				logger.debug("Queue '" + queueName() + "': item '" + item + "' failed, retrying", failure);
+			}
+			this.queue.addRateLimited(item);
+		}
+	}
+
+	private void giveUp(Object item, GiveUpReason reason, Throwable failure) {
+		int attempts = this.queue.numRequeues(item) + 1;
+		this.queue.forget(item);
+		this.givenUp.increment();
+		logger.warn("Queue '" + queueName() + "': gave up item '" + item + "' after " + attempts + " attempt(s) ("
+				+ reason + ")", failure);
+		this.events.publishEvent(new ItemGivenUpEvent(queueName(), item, reason, attempts, failure));
+	}
+
+	@Override
+	public String queueName() {
+		return this.queue.name();
+	}
+
+	@Override
+	public String method() {
+		return this.method.toString();
+	}
+
+	@Override
+	public int workers() {
+		return this.workers;
+	}
+
+	@Override
+	public int liveWorkers() {
+		return this.running ? this.liveWorkers.get() : 0;
+	}
+
+	@Override
+	public int inFlight() {
+		int busy = 0;
+		for (int i = 0; i < this.busySince.length(); i++) {
+			if (this.busySince.get(i) != IDLE) {
+				busy++;
+			}
+		}
+		return busy;
+	}
+
+	@Override
+	public Duration longestRunning() {
+		long now = this.clock.nanoTime();
+		long longest = 0;
+		for (int i = 0; i < this.busySince.length(); i++) {
+			long since = this.busySince.get(i);
+			if (since != IDLE) {
+				longest = Math.max(longest, now - since);
+			}
+		}
+		return Duration.ofNanos(longest);
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	boolean isStopping() {
+		return this.stopping;
+	}
+
+	@Override
+	public void pause() {
+		this.pauseLock.lock();
+		try {
+			this.paused = true;
+		}
+		finally {
+			this.pauseLock.unlock();
+		}
+	}
+
+	@Override
+	public void resume() {
+		this.pauseLock.lock();
+		try {
+			this.paused = false;
+			this.unpaused.signalAll();
+		}
+		finally {
+			this.pauseLock.unlock();
+		}
+	}
+
+	@Override
+	public boolean isPaused() {
+		return this.paused;
+	}
+
+	@Override
+	public Outcomes outcomes() {
+		return new Outcomes(this.succeeded.sum(), this.retried.sum(), this.givenUp.sum(), this.unfinishedAtShutdown);
+	}
+
+	RateLimitingQueue<Object> queue() {
+		return this.queue;
+	}
+
+	@Override
+	public String toString() {
+		return "QueueWorkerContainer[" + queueName() + ", " + this.method + ", workers=" + this.workers + "]";
+	}
+
+	/**
+	 * When an item is not retried.
+	 *
+	 * @param maxRetries retries before giving up, or null for no limit
+	 * @param notRetryable exception types never retried
+	 */
+	record WorkerPolicy(@Nullable Integer maxRetries, List<Class<? extends Throwable>> notRetryable) {
+
+		boolean isNotRetryable(Throwable failure) {
+			return this.notRetryable.stream().anyMatch((type) -> type.isInstance(failure));
+		}
+
+		boolean retriesExhausted(int requeues) {
+			return this.maxRetries != null && requeues >= this.maxRetries;
+		}
+
+	}
+
+}

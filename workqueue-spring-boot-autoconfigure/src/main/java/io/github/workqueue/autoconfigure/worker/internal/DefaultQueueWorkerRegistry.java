@@ -1,0 +1,177 @@
+package io.github.workqueue.autoconfigure.worker.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.core.task.VirtualThreadTaskExecutor;
+
+import io.github.workqueue.autoconfigure.WorkQueueRegistry;
+import io.github.workqueue.autoconfigure.internal.InvalidWorkQueueConfigurationException;
+import io.github.workqueue.autoconfigure.internal.QueueSettings;
+import io.github.workqueue.autoconfigure.internal.WorkQueueFactory;
+import io.github.workqueue.autoconfigure.worker.QueueWorkerContainer;
+import io.github.workqueue.autoconfigure.worker.QueueWorkerRegistry;
+import io.github.workqueue.autoconfigure.worker.internal.DefaultQueueWorkerContainer.WorkerPolicy;
+import io.github.workqueue.core.Clock;
+
+/**
+ * Owns the containers of the {@code @QueueWorker} methods and their lifecycle.
+ *
+ * <p>
+ * <b>Shutdown order.</b> The phase is {@link #PHASE}, below the web server's graceful
+ * shutdown ({@code DEFAULT_PHASE - 1024}) and its stop ({@code DEFAULT_PHASE - 2048}).
+ * Lifecycles stop from the highest phase down, so the web server has stopped taking
+ * requests, and has finished those in progress, before any queue shuts down: every item a
+ * request added is in a queue by then, and is either processed during the drain or
+ * counted as unfinished. Conversely, workers start before the web server.
+ *
+ * <p>
+ * <b>Concurrency.</b> Registration happens on the thread that refreshes the context;
+ * lifecycle methods are synchronized; lookups are safe from any thread.
+ */
+public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLifecycle {
+
+	/** The lifecycle phase: after the web server stops, before it starts. */
+	public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
+
+	private static final Log logger = LogFactory.getLog(QueueWorkerRegistry.class);
+
+	private final WorkQueueRegistry queues;
+
+	private final WorkQueueFactory factory;
+
+	private final Clock clock;
+
+	private final ApplicationEventPublisher events;
+
+	private final boolean virtualThreads;
+
+	private final Duration shutdownTimeout;
+
+	private final WorkObserver observer;
+
+	private final Map<String, QueueWorkerEndpoint> endpoints = new TreeMap<>();
+
+	private volatile Map<String, DefaultQueueWorkerContainer> containers = Map.of();
+
+	private boolean running;
+
+	public DefaultQueueWorkerRegistry(WorkQueueRegistry queues, WorkQueueFactory factory, Clock clock,
+			ApplicationEventPublisher events, boolean virtualThreads, Duration shutdownTimeout,
+			@Nullable WorkObserver observer) {
+		this.queues = queues;
+		this.factory = factory;
+		this.clock = clock;
+		this.events = events;
+		this.virtualThreads = virtualThreads;
+		this.shutdownTimeout = shutdownTimeout;
+		this.observer = (observer != null) ? observer : WorkObserver.NONE;
+	}
+
+	synchronized void register(QueueWorkerEndpoint endpoint) {
+		QueueWorkerEndpoint existing = this.endpoints.get(endpoint.queueName());
+		if (existing != null) {
+			throw InvalidWorkQueueConfigurationException.forMethod(endpoint.method().toString(),
+					"queue '" + endpoint.queueName() + "' already has a worker, " + existing.method(),
+					"Give each queue one @QueueWorker method; to process in parallel, raise its workers.");
+		}
+		this.factory.settings(endpoint.queueName());
+		this.endpoints.put(endpoint.queueName(), endpoint);
+	}
+
+	@Override
+	public synchronized void start() {
+		if (this.running) {
+			return;
+		}
+		Map<String, DefaultQueueWorkerContainer> created = new TreeMap<>(this.containers);
+		for (QueueWorkerEndpoint endpoint : this.endpoints.values()) {
+			created.computeIfAbsent(endpoint.queueName(), (name) -> createContainer(endpoint));
+		}
+		this.containers = Map.copyOf(created);
+		this.containers.values().forEach(DefaultQueueWorkerContainer::start);
+		this.running = true;
+	}
+
+	private DefaultQueueWorkerContainer createContainer(QueueWorkerEndpoint endpoint) {
+		String name = endpoint.queueName();
+		QueueSettings settings = this.factory.settings(name);
+		int workers = (endpoint.workers() != null) ? endpoint.workers() : settings.workers();
+		LinkedHashSet<Class<? extends Throwable>> notRetryable = new LinkedHashSet<>(settings.notRetryable());
+		notRetryable.addAll(endpoint.notRetryable());
+		return new DefaultQueueWorkerContainer(this.queues.getOrCreateQueue(name), endpoint.method(),
+				new WorkerPolicy(settings.maxRetries(), List.copyOf(notRetryable)), workers, this.clock,
+				threadFactory(name), this.events, this.observer);
+	}
+
+	private ThreadFactory threadFactory(String queueName) {
+		String prefix = queueName + "-worker-";
+		if (this.virtualThreads) {
+			return new VirtualThreadTaskExecutor(prefix).getVirtualThreadFactory();
+		}
+		AtomicInteger count = new AtomicInteger();
+		return (runnable) -> {
+			Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
+			thread.setDaemon(true);
+			return thread;
+		};
+	}
+
+	/**
+	 * Shuts every queue down at once, then waits for all of them within one
+	 * {@code workqueue.shutdown.timeout}.
+	 */
+	@Override
+	public synchronized void stop() {
+		if (!this.running) {
+			return;
+		}
+		this.running = false;
+		Collection<DefaultQueueWorkerContainer> all = this.containers.values();
+		all.forEach(DefaultQueueWorkerContainer::initiateShutdown);
+		long deadline = System.nanoTime() + this.shutdownTimeout.toNanos();
+		try {
+			for (DefaultQueueWorkerContainer container : all) {
+				container.awaitShutdown(deadline);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			logger.warn("Interrupted while waiting for the queue workers to finish");
+		}
+	}
+
+	@Override
+	public synchronized boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
+	}
+
+	@Override
+	public Collection<QueueWorkerContainer> getContainers() {
+		return new ArrayList<>(new TreeMap<>(this.containers).values());
+	}
+
+	@Override
+	public @Nullable QueueWorkerContainer getContainer(String queueName) {
+		return this.containers.get(queueName);
+	}
+
+}

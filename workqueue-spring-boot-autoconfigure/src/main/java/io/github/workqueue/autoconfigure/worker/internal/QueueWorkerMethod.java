@@ -1,0 +1,106 @@
+package io.github.workqueue.autoconfigure.worker.internal;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+
+import io.github.workqueue.autoconfigure.internal.InvalidWorkQueueConfigurationException;
+import io.github.workqueue.autoconfigure.worker.WorkResult;
+
+/**
+ * A validated {@code @QueueWorker} method and the bean to call it on.
+ *
+ * <p>
+ * <b>Concurrency.</b> Immutable; thread-safe if the bean's method is.
+ */
+final class QueueWorkerMethod {
+
+	private static final String ACCEPTED = "a @QueueWorker method takes exactly one parameter, the item, "
+			+ "and returns void or " + WorkResult.class.getSimpleName();
+
+	private final Object bean;
+
+	private final Method method;
+
+	private final Class<?> itemType;
+
+	private final String description;
+
+	private QueueWorkerMethod(Object bean, Method method, Class<?> itemType, String description) {
+		this.bean = bean;
+		this.method = method;
+		this.itemType = itemType;
+		this.description = description;
+	}
+
+	/**
+	 * Checks the method's signature.
+	 * @param bean the bean (possibly a proxy)
+	 * @param method the invocable method
+	 * @param userClass the bean's class, for messages
+	 * @return the worker method
+	 * @throws InvalidWorkQueueConfigurationException if the method cannot be a worker
+	 */
+	static QueueWorkerMethod of(Object bean, Method method, Class<?> userClass) {
+		String description = describe(userClass, method);
+		if (method.getParameterCount() != 1) {
+			throw InvalidWorkQueueConfigurationException.forMethod(description,
+					"it has " + method.getParameterCount() + " parameters",
+					"Change it so that " + ACCEPTED + ", for example 'void handle(String key)'.");
+		}
+		Class<?> returnType = method.getReturnType();
+		if (returnType != void.class && returnType != Void.class && returnType != WorkResult.class) {
+			throw InvalidWorkQueueConfigurationException.forMethod(description, "it returns " + returnType.getName(),
+					"Change it so that " + ACCEPTED + ".");
+		}
+		ReflectionUtils.makeAccessible(method);
+		return new QueueWorkerMethod(bean, method,
+				ClassUtils.resolvePrimitiveIfNecessary(method.getParameterTypes()[0]), description);
+	}
+
+	private static String describe(Class<?> userClass, Method method) {
+		String parameters = Arrays.stream(method.getParameterTypes())
+			.map(Class::getSimpleName)
+			.collect(Collectors.joining(", "));
+		return userClass.getName() + "." + method.getName() + "(" + parameters + ")";
+	}
+
+	/**
+	 * Tells whether the item can be passed to the method.
+	 * @param item the item
+	 * @return true if the parameter type accepts it
+	 */
+	boolean accepts(Object item) {
+		return this.itemType.isInstance(item);
+	}
+
+	Class<?> itemType() {
+		return this.itemType;
+	}
+
+	/**
+	 * Calls the method.
+	 * @param item the item, accepted by {@link #accepts(Object)}
+	 * @return what the method asked for
+	 * @throws Throwable what the method threw
+	 */
+	WorkResult invoke(Object item) throws Throwable {
+		try {
+			Object result = this.method.invoke(this.bean, item);
+			return (result instanceof WorkResult workResult) ? workResult : WorkResult.done();
+		}
+		catch (InvocationTargetException ex) {
+			throw ex.getTargetException();
+		}
+	}
+
+	@Override
+	public String toString() {
+		return this.description;
+	}
+
+}

@@ -1,0 +1,466 @@
+package io.github.workqueue.autoconfigure.worker;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
+import io.github.workqueue.autoconfigure.WorkQueueRegistry;
+import io.github.workqueue.autoconfigure.internal.WorkQueueConfigurationFailureAnalyzer;
+import io.github.workqueue.core.Clock;
+import io.github.workqueue.core.FakeClock;
+import io.github.workqueue.core.RateLimitingQueue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class QueueWorkerContainerTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(WorkQueueAutoConfiguration.class))
+		.withBean(Clock.class, FakeClock::new)
+		.withBean(GivenUpEvents.class)
+		.withPropertyValues("workqueue.defaults.rate-limiter.type=exponential",
+				"workqueue.defaults.rate-limiter.base-delay=1s", "workqueue.defaults.rate-limiter.max-delay=1m");
+
+	@Test
+	void itemsShouldBeDispatchedToTheWorkerMethod() {
+		this.runner.withUserConfiguration(RecordingWorker.class).run((context) -> {
+			RateLimitingQueue<Object> queue = queue(context, "orders");
+			queue.add("a");
+			queue.add("b");
+			RecordingWorker worker = context.getBean(RecordingWorker.class);
+			await().untilAsserted(() -> assertThat(worker.items).containsExactly("a", "b"));
+			assertThat(worker.threadNames).allMatch((name) -> name.startsWith("orders-worker-"));
+			assertThat(container(context, "orders").outcomes().succeeded()).isEqualTo(2);
+		});
+	}
+
+	@Test
+	void queueNotDeclaredShouldBeMadeFromTheDefaults() {
+		this.runner.withUserConfiguration(RecordingWorker.class).run((context) -> {
+			assertThat(context).doesNotHaveBean("orders");
+			assertThat(context.getBean(WorkQueueRegistry.class).getQueues()).containsKey("orders");
+			assertThat(container(context, "orders").workers()).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void rapidAddsOfOneKeyWhileProcessingShouldCollapseIntoOneMoreRun() {
+		this.runner.withUserConfiguration(BlockingWorker.class).run((context) -> {
+			RateLimitingQueue<Object> queue = queue(context, "orders");
+			BlockingWorker worker = context.getBean(BlockingWorker.class);
+			queue.add("key");
+			assertThat(worker.started.await(10, TimeUnit.SECONDS)).isTrue();
+			for (int i = 0; i < 100; i++) {
+				queue.add("key");
+			}
+			worker.release.countDown();
+			await().untilAsserted(() -> assertThat(worker.calls.get()).isEqualTo(2));
+			await().until(() -> container(context, "orders").inFlight() == 0 && queue.len() == 0);
+			assertThat(worker.calls.get()).isEqualTo(2);
+		});
+	}
+
+	@Test
+	void failuresShouldBeRetriedAfterTheLimitersWait() {
+		this.runner.withUserConfiguration(FailingWorker.class).run((context) -> {
+			RateLimitingQueue<Object> queue = queue(context, "orders");
+			FakeClock clock = (FakeClock) context.getBean(Clock.class);
+			FailingWorker worker = context.getBean(FailingWorker.class);
+			queue.add("x");
+			await().until(() -> queue.waitingLen() == 1);
+			assertThat(worker.calls.get()).isEqualTo(1);
+			clock.step(Duration.ofMillis(999));
+			assertThat(queue.waitingLen()).isEqualTo(1);
+			clock.step(Duration.ofMillis(1));
+			await().until(() -> worker.calls.get() == 2 && queue.waitingLen() == 1);
+			clock.step(Duration.ofMillis(1999));
+			assertThat(queue.waitingLen()).as("second retry waits 2s").isEqualTo(1);
+			clock.step(Duration.ofMillis(1));
+			await().until(() -> worker.calls.get() == 3);
+			assertThat(container(context, "orders").outcomes().retried()).isGreaterThanOrEqualTo(2);
+		});
+	}
+
+	@Test
+	void maxRetriesShouldGiveUpAndPublishAnEvent() {
+		this.runner.withUserConfiguration(FailingWorker.class)
+			.withPropertyValues("workqueue.queues.orders.max-retries=2")
+			.run((context) -> {
+				RateLimitingQueue<Object> queue = queue(context, "orders");
+				FakeClock clock = (FakeClock) context.getBean(Clock.class);
+				queue.add("x");
+				for (int i = 0; i < 2; i++) {
+					await().until(() -> queue.waitingLen() == 1);
+					clock.step(Duration.ofMinutes(1));
+				}
+				GivenUpEvents events = context.getBean(GivenUpEvents.class);
+				await().until(() -> events.events.size() == 1);
+				ItemGivenUpEvent event = events.events.get(0);
+				assertThat(event.getQueueName()).isEqualTo("orders");
+				assertThat(event.getItem()).isEqualTo("x");
+				assertThat(event.getReason()).isEqualTo(GiveUpReason.MAX_RETRIES);
+				assertThat(event.getAttempts()).isEqualTo(3);
+				assertThat(event.getFailure()).hasMessage("boom x");
+				assertThat(context.getBean(FailingWorker.class).calls.get()).isEqualTo(3);
+				assertThat(queue.numRequeues("x")).as("forgotten").isZero();
+				assertThat(queue.waitingLen()).isZero();
+				assertThat(container(context, "orders").outcomes().givenUp()).isEqualTo(1);
+			});
+	}
+
+	@Test
+	void notRetryableExceptionFromTheAnnotationShouldGiveUpAtOnce() {
+		this.runner.withUserConfiguration(NotRetryableWorker.class).run((context) -> {
+			queue(context, "orders").add("bad");
+			GivenUpEvents events = context.getBean(GivenUpEvents.class);
+			await().until(() -> events.events.size() == 1);
+			assertThat(events.events.get(0).getReason()).isEqualTo(GiveUpReason.NOT_RETRYABLE);
+			assertThat(events.events.get(0).getAttempts()).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void notRetryableExceptionFromThePropertiesShouldGiveUpAtOnce() {
+		this.runner.withUserConfiguration(FailingWorker.class)
+			.withPropertyValues("workqueue.queues.orders.not-retryable=java.lang.RuntimeException")
+			.run((context) -> {
+				queue(context, "orders").add("bad");
+				GivenUpEvents events = context.getBean(GivenUpEvents.class);
+				await().until(() -> events.events.size() == 1);
+				assertThat(events.events.get(0).getReason()).isEqualTo(GiveUpReason.NOT_RETRYABLE);
+			});
+	}
+
+	@Test
+	void workerShouldSurviveExceptionsAndGoOn() {
+		this.runner.withUserConfiguration(NotRetryableWorker.class).run((context) -> {
+			RateLimitingQueue<Object> queue = queue(context, "orders");
+			queue.add("bad");
+			queue.add("good");
+			NotRetryableWorker worker = context.getBean(NotRetryableWorker.class);
+			await().untilAsserted(() -> assertThat(worker.succeeded).containsExactly("good"));
+			assertThat(container(context, "orders").liveWorkers()).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void requeueAfterShouldRunTheItemAgainAfterTheDelay() {
+		this.runner.withUserConfiguration(ResyncWorker.class).run((context) -> {
+			RateLimitingQueue<Object> queue = queue(context, "orders");
+			FakeClock clock = (FakeClock) context.getBean(Clock.class);
+			ResyncWorker worker = context.getBean(ResyncWorker.class);
+			queue.add("x");
+			await().until(() -> worker.calls.get() == 1 && queue.waitingLen() == 1);
+			clock.step(Duration.ofSeconds(9));
+			assertThat(worker.calls.get()).isEqualTo(1);
+			clock.step(Duration.ofSeconds(1));
+			await().until(() -> worker.calls.get() == 2);
+			assertThat(queue.numRequeues("x")).isZero();
+		});
+	}
+
+	@Test
+	void workersShouldRunInParallelButNeverOnOneItemAtOnce() {
+		this.runner.withUserConfiguration(ParallelWorker.class)
+			.withPropertyValues("workqueue.queues.orders.workers=3")
+			.run((context) -> {
+				RateLimitingQueue<Object> queue = queue(context, "orders");
+				ParallelWorker worker = context.getBean(ParallelWorker.class);
+				for (int i = 0; i < 3; i++) {
+					queue.add("item-" + i);
+				}
+				await().until(() -> worker.barrierPassed.get() == 3);
+				for (int round = 0; round < 200; round++) {
+					queue.add("item-" + (round % 5));
+				}
+				await().until(() -> container(context, "orders").inFlight() == 0 && queue.len() == 0);
+				assertThat(worker.overlaps.get()).isZero();
+				assertThat(container(context, "orders").workers()).isEqualTo(3);
+			});
+	}
+
+	@Test
+	void workersOnTheAnnotationShouldOverrideTheProperties() {
+		this.runner.withUserConfiguration(PlaceholderWorker.class)
+			.withPropertyValues("workqueue.queues.orders.workers=1", "app.workers=4")
+			.run((context) -> assertThat(container(context, "orders").workers()).isEqualTo(4));
+	}
+
+	@Test
+	void itemOfTheWrongTypeShouldBeGivenUpNotRetried() {
+		this.runner.withUserConfiguration(RecordingWorker.class).run((context) -> {
+			queue(context, "orders").add(42);
+			GivenUpEvents events = context.getBean(GivenUpEvents.class);
+			await().until(() -> events.events.size() == 1);
+			assertThat(events.events.get(0).getReason()).isEqualTo(GiveUpReason.ITEM_TYPE_MISMATCH);
+			assertThat(events.events.get(0).getFailure()).hasMessageContaining("java.lang.Integer")
+				.hasMessageContaining("java.lang.String");
+		});
+	}
+
+	@Test
+	void shutdownShouldDrainQueuedItemsAndCountWhatItCouldNotFinish() {
+		this.runner.withUserConfiguration(BlockingWorker.class)
+			.withPropertyValues("workqueue.shutdown.timeout=200ms")
+			.run((context) -> {
+				RateLimitingQueue<Object> queue = queue(context, "orders");
+				BlockingWorker worker = context.getBean(BlockingWorker.class);
+				queue.add("stuck");
+				assertThat(worker.started.await(10, TimeUnit.SECONDS)).isTrue();
+				queue.add("queued");
+				queue.addAfter("waiting", Duration.ofHours(1));
+				QueueWorkerContainer container = container(context, "orders");
+				context.close();
+				assertThat(container.outcomes().unfinishedAtShutdown()).as("1 in flight, 1 queued, 1 waiting")
+					.isEqualTo(3);
+				assertThat(container.isRunning()).isFalse();
+				worker.release.countDown();
+			});
+	}
+
+	@Test
+	void shutdownShouldFinishItemsInFlightWithinTheTimeout() {
+		this.runner.withUserConfiguration(BlockingWorker.class).run((context) -> {
+			RateLimitingQueue<Object> queue = queue(context, "orders");
+			BlockingWorker worker = context.getBean(BlockingWorker.class);
+			queue.add("a");
+			assertThat(worker.started.await(10, TimeUnit.SECONDS)).isTrue();
+			queue.add("b");
+			QueueWorkerContainer container = container(context, "orders");
+			new Thread(() -> {
+				await().until(queue::isShuttingDown);
+				worker.release.countDown();
+			}).start();
+			context.close();
+			assertThat(worker.calls.get()).as("in flight and queued both processed").isEqualTo(2);
+			assertThat(container.outcomes().unfinishedAtShutdown()).isZero();
+		});
+	}
+
+	@Test
+	void pausedWorkersShouldTakeNoItemsUntilResumed() {
+		this.runner.withUserConfiguration(RecordingWorker.class).run((context) -> {
+			RateLimitingQueue<Object> queue = queue(context, "orders");
+			RecordingWorker worker = context.getBean(RecordingWorker.class);
+			QueueWorkerContainer container = container(context, "orders");
+			container.pause();
+			queue.add("a");
+			await().during(Duration.ofMillis(100)).until(() -> worker.items.isEmpty());
+			assertThat(container.isPaused()).isTrue();
+			container.resume();
+			await().untilAsserted(() -> assertThat(worker.items).containsExactly("a"));
+		});
+	}
+
+	@Test
+	void methodWithTwoParametersShouldFailStartupNamingIt() {
+		this.runner.withUserConfiguration(TwoParameterWorker.class).run((context) -> {
+			FailureAnalysis analysis = analyze(context);
+			assertThat(analysis.getDescription()).isEqualTo("Invalid @QueueWorker method "
+					+ TwoParameterWorker.class.getName() + ".handle(String, int): it has 2 parameters.");
+			assertThat(analysis.getAction()).isEqualTo("Change it so that a @QueueWorker method takes exactly one "
+					+ "parameter, the item, and returns void or WorkResult, for example 'void handle(String key)'.");
+		});
+	}
+
+	@Test
+	void methodReturningSomethingElseShouldFailStartup() {
+		this.runner.withUserConfiguration(WrongReturnWorker.class)
+			.run((context) -> assertThat(analyze(context).getDescription()).isEqualTo("Invalid @QueueWorker method "
+					+ WrongReturnWorker.class.getName() + ".handle(String): it returns java.lang.String."));
+	}
+
+	@Test
+	void twoWorkersForOneQueueShouldFailStartup() {
+		this.runner.withUserConfiguration(RecordingWorker.class, SecondOrdersWorker.class)
+			.run((context) -> assertThat(analyze(context).getDescription())
+				.contains("queue 'orders' already has a worker"));
+	}
+
+	private static FailureAnalysis analyze(AssertableApplicationContext context) {
+		assertThat(context).hasFailed();
+		FailureAnalysis analysis = new WorkQueueConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
+		assertThat(analysis).as("analysis of %s", context.getStartupFailure()).isNotNull();
+		return analysis;
+	}
+
+	@SuppressWarnings("unchecked")
+	private static RateLimitingQueue<Object> queue(AssertableApplicationContext context, String name) {
+		return (RateLimitingQueue<Object>) context.getBean(WorkQueueRegistry.class).getQueue(name);
+	}
+
+	private static QueueWorkerContainer container(AssertableApplicationContext context, String name) {
+		return context.getBean(QueueWorkerRegistry.class).getContainer(name);
+	}
+
+	static class GivenUpEvents implements ApplicationListener<ItemGivenUpEvent> {
+
+		final List<ItemGivenUpEvent> events = new CopyOnWriteArrayList<>();
+
+		@Override
+		public void onApplicationEvent(ItemGivenUpEvent event) {
+			this.events.add(event);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class RecordingWorker {
+
+		final List<String> items = new CopyOnWriteArrayList<>();
+
+		final List<String> threadNames = new CopyOnWriteArrayList<>();
+
+		@QueueWorker("orders")
+		void handle(String item) {
+			this.items.add(item);
+			this.threadNames.add(Thread.currentThread().getName());
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class SecondOrdersWorker {
+
+		@QueueWorker("orders")
+		void handle(String item) {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class BlockingWorker {
+
+		final CountDownLatch started = new CountDownLatch(1);
+
+		final CountDownLatch release = new CountDownLatch(1);
+
+		final AtomicInteger calls = new AtomicInteger();
+
+		@QueueWorker("orders")
+		void handle(String item) throws InterruptedException {
+			this.calls.incrementAndGet();
+			this.started.countDown();
+			this.release.await();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class FailingWorker {
+
+		final AtomicInteger calls = new AtomicInteger();
+
+		@QueueWorker("orders")
+		void handle(String item) {
+			this.calls.incrementAndGet();
+			throw new IllegalStateException("boom " + item);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class NotRetryableWorker {
+
+		final List<String> succeeded = new CopyOnWriteArrayList<>();
+
+		@QueueWorker(value = "orders", notRetryable = IllegalArgumentException.class)
+		void handle(String item) {
+			if (item.equals("bad")) {
+				throw new IllegalArgumentException("bad item");
+			}
+			this.succeeded.add(item);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ResyncWorker {
+
+		final AtomicInteger calls = new AtomicInteger();
+
+		@QueueWorker("orders")
+		WorkResult handle(String item) {
+			this.calls.incrementAndGet();
+			return WorkResult.requeueAfter(Duration.ofSeconds(10));
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ParallelWorker {
+
+		final CyclicBarrier barrier = new CyclicBarrier(3);
+
+		final AtomicInteger barrierPassed = new AtomicInteger();
+
+		final AtomicInteger overlaps = new AtomicInteger();
+
+		final Set<String> inProgress = ConcurrentHashMap.newKeySet();
+
+		@QueueWorker("orders")
+		void handle(String item) throws Exception {
+			if (!this.inProgress.add(item)) {
+				this.overlaps.incrementAndGet();
+			}
+			try {
+				if (this.barrierPassed.get() < 3) {
+					this.barrier.await(10, TimeUnit.SECONDS);
+					this.barrierPassed.incrementAndGet();
+				}
+				Thread.yield();
+			}
+			finally {
+				this.inProgress.remove(item);
+			}
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class PlaceholderWorker {
+
+		@QueueWorker(value = "orders", workers = "${app.workers}")
+		void handle(String item) {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class TwoParameterWorker {
+
+		@QueueWorker("orders")
+		void handle(String item, int attempt) {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class WrongReturnWorker {
+
+		@QueueWorker("orders")
+		String handle(String item) {
+			return item;
+		}
+
+	}
+
+}
