@@ -11,8 +11,9 @@ import io.github.workqueue.core.internal.Nanos;
  * <p>
  * {@link #step(Duration)} advances the time and runs every timer that became due, in
  * deadline order (equal deadlines in the order they were scheduled), on the calling
- * thread, with the time set to each timer's deadline while it runs. Timers that a running
- * timer schedules within the step run in the same step. Tests therefore never sleep.
+ * thread, with the time set to each timer's deadline while it runs. Timers scheduled
+ * during the step (by a running timer or by another thread) run in the same step if they
+ * fall due within it. Tests therefore never sleep.
  *
  * <p>
  * <b>Concurrency.</b> Thread-safe; timers run on the thread that calls {@code step},

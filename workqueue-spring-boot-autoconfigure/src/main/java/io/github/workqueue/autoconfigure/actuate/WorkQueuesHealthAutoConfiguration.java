@@ -1,0 +1,32 @@
+package io.github.workqueue.autoconfigure.actuate;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+
+import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
+import io.github.workqueue.autoconfigure.worker.QueueWorkerRegistry;
+
+/**
+ * The {@code workqueues} health contributor, when Spring Boot's health module is on the
+ * classpath, under the component name {@code workqueues};
+ * {@code management.health.workqueues.enabled=false} turns it off.
+ */
+@AutoConfiguration(after = WorkQueueAutoConfiguration.class)
+@ConditionalOnClass(HealthIndicator.class)
+@ConditionalOnEnabledHealthIndicator("workqueues")
+@EnableConfigurationProperties(WorkQueuesHealthProperties.class)
+public final class WorkQueuesHealthAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(name = "workqueuesHealthIndicator")
+	WorkQueuesHealthIndicator workqueuesHealthIndicator(QueueWorkerRegistry workers,
+			WorkQueuesHealthProperties properties) {
+		return new WorkQueuesHealthIndicator(workers, properties.getStuckThreshold());
+	}
+
+}

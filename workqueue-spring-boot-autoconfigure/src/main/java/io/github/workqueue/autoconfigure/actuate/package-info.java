@@ -1,0 +1,4 @@
+@NullMarked
+package io.github.workqueue.autoconfigure.actuate;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.github.workqueue.autoconfigure.metrics;
+
+import org.jspecify.annotations.NullMarked;

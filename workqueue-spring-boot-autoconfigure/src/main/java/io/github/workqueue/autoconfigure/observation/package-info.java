@@ -1,0 +1,4 @@
+@NullMarked
+package io.github.workqueue.autoconfigure.observation;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,126 @@
+package io.github.workqueue.autoconfigure.actuate;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import io.github.workqueue.autoconfigure.WorkQueueRegistry;
+import io.github.workqueue.autoconfigure.worker.QueueWorker;
+import io.github.workqueue.autoconfigure.worker.QueueWorkerRegistry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "management.endpoints.web.exposure.include=workqueues,health",
+				"management.endpoint.health.show-components=always", "workqueue.queues.orders.workers=2",
+				"workqueue.queues.idle.workers=1" })
+class WorkQueuesEndpointWebTests {
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private WorkQueueRegistry queues;
+
+	@Autowired
+	private QueueWorkerRegistry workers;
+
+	@Autowired
+	private TestApplication application;
+
+	@Test
+	void readAllShouldListEveryQueue() throws Exception {
+		HttpResponse<String> response = get("/actuator/workqueues");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).contains("\"orders\":{", "\"idle\":{", "\"depth\":0", "\"waiting\":0",
+				"\"rateLimiter\":\"max-of[exponential(base=PT0.005S, max=PT16M40S), bucket(qps=10.0, burst=100)]\"",
+				"\"configured\":2", "\"live\":2", "\"paused\":false");
+	}
+
+	@Test
+	void readOneShouldDescribeTheQueue() throws Exception {
+		this.queues.getOrCreateQueue("idle").addAfter("later", java.time.Duration.ofHours(1));
+		HttpResponse<String> response = get("/actuator/workqueues/idle");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).contains("\"waiting\":1", "\"method\":\"").doesNotContain("\"queues\"");
+	}
+
+	@Test
+	void unknownQueueShouldBe404() throws Exception {
+		assertThat(get("/actuator/workqueues/nope").statusCode()).isEqualTo(404);
+	}
+
+	@Test
+	void pauseAndResumeShouldControlTheWorkers() throws Exception {
+		HttpResponse<String> paused = post("/actuator/workqueues/orders", "{\"action\":\"pause\"}");
+		assertThat(paused.statusCode()).isEqualTo(200);
+		assertThat(paused.body()).contains("\"paused\":true");
+		assertThat(this.workers.getContainer("orders").isPaused()).isTrue();
+		this.queues.getOrCreateQueue("orders").add("while-paused");
+		assertThat(this.application.processed.getCount()).isEqualTo(1);
+		HttpResponse<String> resumed = post("/actuator/workqueues/orders", "{\"action\":\"resume\"}");
+		assertThat(resumed.statusCode()).isEqualTo(200);
+		assertThat(resumed.body()).contains("\"paused\":false");
+		assertThat(this.application.processed.await(10, TimeUnit.SECONDS)).isTrue();
+	}
+
+	@Test
+	void badInputShouldBe400() throws Exception {
+		assertThat(post("/actuator/workqueues/orders", "{\"action\":\"explode\"}").statusCode()).isEqualTo(400);
+		assertThat(post("/actuator/workqueues/orders", "{}").statusCode()).isEqualTo(400);
+		assertThat(post("/actuator/workqueues/nope", "{\"action\":\"pause\"}").statusCode()).isEqualTo(400);
+	}
+
+	@Test
+	void healthShouldIncludeTheWorkQueues() throws Exception {
+		HttpResponse<String> response = get("/actuator/health");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).contains("\"workqueues\":{\"status\":\"UP\"");
+	}
+
+	private HttpResponse<String> get(String path) throws Exception {
+		return this.http.send(HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private HttpResponse<String> post(String path, String json) throws Exception {
+		return this.http.send(HttpRequest.newBuilder(uri(path))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(json))
+			.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private URI uri(String path) {
+		return URI.create("http://localhost:" + this.port + path);
+	}
+
+	@SpringBootApplication
+	static class TestApplication {
+
+		final CountDownLatch processed = new CountDownLatch(1);
+
+		@QueueWorker("orders")
+		void orders(String item) {
+			this.processed.countDown();
+		}
+
+		@QueueWorker("idle")
+		void idle(String item) {
+		}
+
+	}
+
+}
