@@ -1,15 +1,15 @@
 package io.github.workqueue.core.internal;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.HashSet;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+
+import org.jspecify.annotations.Nullable;
 
 import io.github.workqueue.core.Clock;
 import io.github.workqueue.core.metrics.MetricsProvider;
@@ -20,17 +20,32 @@ import io.github.workqueue.core.metrics.DropReason;
  * The FIFO layer: client-go's {@code Typed} queue.
  *
  * <p>
- * <b>Concurrency.</b> All state is guarded by {@link #lock}, one lock per queue, shared
- * with the layers built on this class. Invariants, kept under the lock:
+ * <b>State.</b> Each item is idle (absent from {@link #states}), {@code QUEUED} (dirty,
+ * in the FIFO or about to be), {@code PROCESSING} (handed out, not dirty) or
+ * {@code PROCESSING_DIRTY} (handed out and added again). client-go's dirty set is
+ * {@code QUEUED} plus {@code PROCESSING_DIRTY}; its processing set is {@code PROCESSING}
+ * plus {@code PROCESSING_DIRTY}.
+ *
+ * <p>
+ * <b>Concurrency.</b> An item's state changes by atomic compare-and-set on
+ * {@link #states}, so each transition has exactly one winner, and only the winner of a
+ * transition into {@code QUEUED} pushes the item. The FIFO is a lock-free queue: without
+ * metrics, add, get and done take no lock unless a consumer is blocked waiting for an
+ * item ({@link #blockedConsumers}) or a drain waits. A lock on the common path turns a
+ * dedup storm (producers hammering a few keys) into a lock convoy in which every push
+ * waits for a thread wake-up and the consumer starves. {@link #lock}, one per queue and
+ * shared with the layers built on this class, guards the conditions, the drain, the
+ * layers' state and, with metrics on, every transition other than a duplicate add, so
+ * that the per-item metrics bookkeeping sees transitions in order. Invariants:
  * <ul>
- * <li>every item in {@link #fifo} is in {@link #dirty} and not in {@link #processing};
- * <li>{@link #fifo} holds no duplicates.
+ * <li>an item is in {@link #fifo} at most once, and only while {@code QUEUED};
+ * <li>a {@code QUEUED} item that is not in the FIFO is being pushed by the thread that
+ * made it {@code QUEUED};
+ * <li>{@link #processingCount} counts the items {@code PROCESSING} or
+ * {@code PROCESSING_DIRTY}, less those whose {@code done} is finishing.
  * </ul>
- * {@link #dirty} is only changed under the lock but is a concurrent set, so that
- * {@link #add(Object)} can answer a duplicate add without taking the lock: when the item
- * is dirty (and no layer needs to see the add, see {@link #mayHaveWaitingItems()}), the
- * add is linearized at that read and changes nothing. That keeps producers that hammer
- * one key from contending with the consumers for the lock.
+ * With metrics on, every transition other than a duplicate add happens under the lock, so
+ * that the per-item metrics bookkeeping sees transitions in order.
  *
  * @param <T> the item type
  */
@@ -50,23 +65,28 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 
 	private final Condition idle = this.lock.newCondition();
 
-	/** Guarded by {@code lock}. */
-	private final ArrayDeque<T> fifo = new ArrayDeque<>();
+	/** Lock-free; see the class comment. */
+	private final ConcurrentLinkedQueue<T> fifo = new ConcurrentLinkedQueue<>();
 
-	/** Written under {@code lock}, read anywhere. */
-	private final Set<T> dirty = ConcurrentHashMap.newKeySet();
+	/** The size of {@link #fifo}, kept alongside because its own size() walks it. */
+	private final AtomicInteger queuedCount = new AtomicInteger();
 
-	/** Guarded by {@code lock}. */
-	private final Set<T> processing = new HashSet<>();
+	/** Consumers blocked in get; incremented before their last look at the FIFO. */
+	private final AtomicInteger blockedConsumers = new AtomicInteger();
+
+	/** Changed by compare-and-set; see the class comment. */
+	private final ConcurrentHashMap<T, ItemState> states = new ConcurrentHashMap<>();
+
+	private final AtomicInteger processingCount = new AtomicInteger();
 
 	/** Written under {@code lock}. */
 	private volatile boolean shuttingDown;
 
-	/** Guarded by {@code lock}: a drain is waiting for processing to become empty. */
-	private boolean draining;
+	/** Written under {@code lock}: a drain waits for processing to become empty. */
+	private volatile boolean draining;
 
 	/** Guarded by {@code lock}. */
-	private Clock.Timer unfinishedWorkTimer;
+	private Clock.@Nullable Timer unfinishedWorkTimer;
 
 	private final long unfinishedWorkPeriodNanos;
 
@@ -95,8 +115,16 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	@Override
 	public void add(T item) {
 		Objects.requireNonNull(item, "item");
-		// The order of these reads matters: see the class comment.
-		if (this.dirty.contains(item) && !mayHaveWaitingItems() && !this.shuttingDown) {
+		// A duplicate add changes nothing: answered without the lock when no layer needs
+		// to see it. The order of the reads matters: the add is linearized at the state
+		// read, and the later reads prove nothing that would change its effect happened.
+		ItemState state = this.states.get(item);
+		boolean waiting = mayHaveWaitingItems();
+		if (isDirty(state) && !waiting && !this.shuttingDown) {
+			return;
+		}
+		if (!waiting && !this.metrics.enabled()) {
+			applyAdd(item);
 			return;
 		}
 		this.lock.lock();
@@ -108,109 +136,187 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		}
 	}
 
+	private static boolean isDirty(@Nullable ItemState state) {
+		return state == ItemState.QUEUED || state == ItemState.PROCESSING_DIRTY;
+	}
+
 	/**
 	 * Tells whether a layer keeps items outside the FIFO that an add must see even when
 	 * the item is dirty. Read without the lock.
-	 * @return true if the lock-free duplicate check must not be used now
+	 * @return true if adds must take the lock now
 	 */
 	boolean mayHaveWaitingItems() {
 		return false;
 	}
 
 	/**
-	 * The add itself; called with the lock held.
+	 * The add, for callers that hold the lock; layers extend it.
 	 * @param item the item
 	 */
 	void addLocked(T item) {
-		if (this.shuttingDown) {
-			this.metrics.dropped(DropReason.ADD_AFTER_SHUTDOWN, 1);
-			return;
+		applyAdd(item);
+	}
+
+	/** The add's state transition; takes the lock only to push. */
+	private void applyAdd(T item) {
+		for (;;) {
+			if (this.shuttingDown) {
+				this.metrics.dropped(DropReason.ADD_AFTER_SHUTDOWN, 1);
+				return;
+			}
+			ItemState state = this.states.get(item);
+			if (state == null) {
+				if (this.states.putIfAbsent(item, ItemState.QUEUED) == null) {
+					push(item, true);
+					return;
+				}
+			}
+			else if (state == ItemState.PROCESSING) {
+				if (this.states.replace(item, ItemState.PROCESSING, ItemState.PROCESSING_DIRTY)) {
+					this.metrics.added(item);
+					return;
+				}
+			}
+			else {
+				return;
+			}
 		}
-		if (!this.dirty.add(item)) {
-			return;
+	}
+
+	private void push(T item, boolean newAdd) {
+		if (newAdd) {
+			this.metrics.added(item);
 		}
-		this.metrics.added(item);
-		if (this.processing.contains(item)) {
-			return;
+		this.fifo.offer(item);
+		this.queuedCount.incrementAndGet();
+		// A consumer increments blockedConsumers before its last poll, so either it sees
+		// this item or this thread sees it blocked and wakes it.
+		if (this.blockedConsumers.get() > 0) {
+			this.lock.lock();
+			try {
+				this.notEmpty.signal();
+			}
+			finally {
+				this.lock.unlock();
+			}
 		}
-		this.fifo.addLast(item);
-		this.notEmpty.signal();
 	}
 
 	@Override
 	public Optional<T> get() throws InterruptedException {
-		this.lock.lockInterruptibly();
-		try {
-			while (this.fifo.isEmpty() && !this.shuttingDown) {
-				this.notEmpty.await();
-			}
-			return Optional.ofNullable(takeLocked());
-		}
-		finally {
-			this.lock.unlock();
-		}
+		return get(Long.MAX_VALUE);
 	}
 
 	@Override
 	public Optional<T> get(Duration timeout) throws InterruptedException {
-		long remaining = Nanos.of(timeout);
+		return get(Nanos.of(timeout));
+	}
+
+	private Optional<T> get(long timeoutNanos) throws InterruptedException {
+		if (!this.metrics.enabled()) {
+			T item = poll();
+			if (item != null || (timeoutNanos <= 0 && !this.shuttingDown)) {
+				return Optional.ofNullable(item);
+			}
+		}
+		long remaining = timeoutNanos;
 		this.lock.lockInterruptibly();
 		try {
-			while (this.fifo.isEmpty() && !this.shuttingDown) {
-				if (remaining <= 0) {
-					return Optional.empty();
+			this.blockedConsumers.incrementAndGet();
+			try {
+				T item;
+				while ((item = poll()) == null && !this.shuttingDown) {
+					if (remaining <= 0) {
+						return Optional.empty();
+					}
+					if (remaining == Long.MAX_VALUE) {
+						this.notEmpty.await();
+					}
+					else {
+						remaining = this.notEmpty.awaitNanos(remaining);
+					}
 				}
-				remaining = this.notEmpty.awaitNanos(remaining);
+				return Optional.ofNullable(item);
 			}
-			return Optional.ofNullable(takeLocked());
+			finally {
+				this.blockedConsumers.decrementAndGet();
+			}
 		}
 		finally {
 			this.lock.unlock();
 		}
 	}
 
-	private T takeLocked() {
-		T item = this.fifo.pollFirst();
+	/** Takes the first item and marks it processing; with metrics on, under the lock. */
+	private @Nullable T poll() {
+		T item = this.fifo.poll();
 		if (item == null) {
 			return null;
 		}
+		this.queuedCount.decrementAndGet();
+		this.processingCount.incrementAndGet();
+		this.states.put(item, ItemState.PROCESSING);
 		this.metrics.taken(item);
-		this.processing.add(item);
-		this.dirty.remove(item);
 		return item;
 	}
 
 	@Override
 	public void done(T item) {
 		Objects.requireNonNull(item, "item");
+		if (!this.metrics.enabled()) {
+			applyDone(item);
+			return;
+		}
 		this.lock.lock();
 		try {
-			if (!this.processing.remove(item)) {
-				return;
-			}
-			this.metrics.finished(item);
-			if (this.dirty.contains(item)) {
-				this.fifo.addLast(item);
-				this.notEmpty.signal();
-			}
-			else if (this.processing.isEmpty() && this.draining) {
-				this.idle.signalAll();
-			}
+			applyDone(item);
 		}
 		finally {
 			this.lock.unlock();
 		}
 	}
 
+	private void applyDone(T item) {
+		for (;;) {
+			ItemState state = this.states.get(item);
+			if (state == ItemState.PROCESSING) {
+				if (this.states.remove(item, ItemState.PROCESSING)) {
+					finishProcessing(item, false);
+					return;
+				}
+			}
+			else if (state == ItemState.PROCESSING_DIRTY) {
+				if (this.states.replace(item, ItemState.PROCESSING_DIRTY, ItemState.QUEUED)) {
+					finishProcessing(item, true);
+					return;
+				}
+			}
+			else {
+				return;
+			}
+		}
+	}
+
+	private void finishProcessing(T item, boolean requeue) {
+		this.metrics.finished(item);
+		int stillProcessing = this.processingCount.decrementAndGet();
+		if (requeue) {
+			push(item, false);
+		}
+		else if (stillProcessing == 0 && this.draining) {
+			this.lock.lock();
+			try {
+				this.idle.signalAll();
+			}
+			finally {
+				this.lock.unlock();
+			}
+		}
+	}
+
 	@Override
 	public int len() {
-		this.lock.lock();
-		try {
-			return this.fifo.size();
-		}
-		finally {
-			this.lock.unlock();
-		}
+		return this.queuedCount.get();
 	}
 
 	@Override
@@ -231,7 +337,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		try {
 			this.draining = true;
 			shutDownLocked();
-			while (this.draining && !this.processing.isEmpty()) {
+			while (this.draining && this.processingCount.get() > 0) {
 				this.idle.await();
 			}
 		}
@@ -247,10 +353,10 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		try {
 			this.draining = true;
 			shutDownLocked();
-			while (this.draining && !this.processing.isEmpty() && remaining > 0) {
+			while (this.draining && this.processingCount.get() > 0 && remaining > 0) {
 				remaining = this.idle.awaitNanos(remaining);
 			}
-			return this.processing.isEmpty();
+			return this.processingCount.get() == 0;
 		}
 		finally {
 			this.lock.unlock();
@@ -269,7 +375,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 				this.unfinishedWorkTimer = null;
 			}
 			logger.log(System.Logger.Level.DEBUG, () -> "workqueue '" + this.name + "' shutting down with "
-					+ this.fifo.size() + " queued and " + this.processing.size() + " processing");
+					+ this.queuedCount.get() + " queued and " + this.processingCount.get() + " processing");
 		}
 		this.notEmpty.signalAll();
 		this.idle.signalAll();
@@ -297,6 +403,13 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	/** An item's place in the queue; an idle item has none. */
+	private enum ItemState {
+
+		QUEUED, PROCESSING, PROCESSING_DIRTY
+
 	}
 
 	@Override
