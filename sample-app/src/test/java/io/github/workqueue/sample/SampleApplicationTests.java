@@ -1,0 +1,130 @@
+package io.github.workqueue.sample;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The sample over real HTTP on a random port, as a user runs it: rapid updates collapse,
+ * failures are retried until they succeed, a poisoned key is given up, and the Prometheus
+ * scrape and the workqueues endpoint show it all.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "sample.downstream.failure-rate=0", "sample.downstream.latency=20ms", // A
+																								// list
+																								// from
+																								// a
+																								// higher
+																								// property
+																								// source
+																								// replaces
+																								// the
+																								// whole
+																								// list:
+																								// restate
+																								// it.
+				"workqueue.queues.deployments.rate-limiter.limiters[0].type=exponential",
+				"workqueue.queues.deployments.rate-limiter.limiters[0].base-delay=10ms",
+				"workqueue.queues.deployments.rate-limiter.limiters[0].max-delay=1s",
+				"workqueue.queues.deployments.rate-limiter.limiters[1].type=bucket",
+				"workqueue.queues.deployments.rate-limiter.limiters[1].qps=50",
+				"workqueue.queues.deployments.rate-limiter.limiters[1].burst=200",
+				"workqueue.queues.audit.rate-limiter.fast-delay=10ms",
+				"workqueue.queues.audit.rate-limiter.slow-delay=20ms" })
+class SampleApplicationTests {
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private DeploymentStore store;
+
+	@Test
+	void rapidUpdatesOfAFewKeysShouldCollapseIntoFewerReconciles() throws Exception {
+		int updatesPerKey = 50;
+		for (int i = 1; i <= updatesPerKey; i++) {
+			for (String key : new String[] { "web", "api", "db" }) {
+				assertThat(put("/api/deployments/" + key, "{\"replicas\":" + i + "}").statusCode()).isEqualTo(200);
+			}
+		}
+		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+			for (String key : new String[] { "web", "api", "db" }) {
+				Deployment deployment = this.store.get(key);
+				assertThat(deployment.reconciledGeneration()).isEqualTo(updatesPerKey);
+			}
+		});
+		long reconciles = 0;
+		for (String key : new String[] { "web", "api", "db" }) {
+			reconciles += this.store.get(key).reconciles();
+		}
+		assertThat(reconciles).as("150 updates, each reconcile takes 20ms: many must collapse").isLessThan(150);
+		assertThat(get("/api/deployments/web").body()).contains("\"replicas\":50", "\"generation\":50");
+	}
+
+	@Test
+	void failingItemShouldBeRetriedUntilItSucceeds() throws Exception {
+		put("/api/deployments/flaky-1", "{\"replicas\":3}");
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(this.store.get("flaky-1").reconciledGeneration()).isEqualTo(1));
+		String scrape = get("/actuator/prometheus").body();
+		assertThat(scrape).containsPattern("workqueue_retries_total\\{name=\"deployments\"} [1-9]");
+	}
+
+	@Test
+	void poisonedItemShouldBeGivenUpAfterMaxRetries() throws Exception {
+		put("/api/deployments/poison-1", "{\"replicas\":1}");
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(get("/api/dead-letters").body()).contains("audit:poison-1"));
+		assertThat(get("/actuator/prometheus").body())
+			.containsPattern("workqueue_worker_outcomes_total\\{name=\"audit\",outcome=\"given_up\"} [1-9]");
+	}
+
+	@Test
+	void scrapeAndEndpointShouldShowBothQueues() throws Exception {
+		put("/api/deployments/visible", "{\"replicas\":1}");
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(this.store.get("visible").reconciledGeneration()).isEqualTo(1));
+		String scrape = get("/actuator/prometheus").body();
+		assertThat(scrape).contains("workqueue_adds_total{name=\"deployments\"}",
+				"workqueue_adds_total{name=\"audit\"}", "workqueue_depth{name=\"deployments\"}",
+				"workqueue_queue_duration_seconds_bucket{name=\"deployments\"",
+				"workqueue_work_duration_seconds_count{name=\"audit\"}", "workqueue_waiting{name=\"deployments\"}");
+		HttpResponse<String> endpoint = get("/actuator/workqueues");
+		assertThat(endpoint.statusCode()).isEqualTo(200);
+		assertThat(endpoint.body()).contains("\"deployments\":{", "\"audit\":{", "\"configured\":4", "\"configured\":2",
+				"fast-slow(fast=PT0.01S, slow=PT0.02S, maxFastAttempts=2)");
+		assertThat(endpoint.body()).containsPattern("\"deployments\":\\{\"depth\":\\d+,\"waiting\":[1-9]");
+		assertThat(get("/actuator/workqueues/deployments").body()).contains("\"adds\":");
+		assertThat(get("/actuator/health").body()).contains("\"workqueues\":{\"status\":\"UP\"");
+	}
+
+	private HttpResponse<String> get(String path) throws Exception {
+		return this.http.send(HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private HttpResponse<String> put(String path, String json) throws Exception {
+		return this.http.send(HttpRequest.newBuilder(uri(path))
+			.header("Content-Type", "application/json")
+			.PUT(HttpRequest.BodyPublishers.ofString(json))
+			.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private URI uri(String path) {
+		return URI.create("http://localhost:" + this.port + path);
+	}
+
+}

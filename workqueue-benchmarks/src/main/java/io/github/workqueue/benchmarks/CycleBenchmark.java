@@ -1,0 +1,107 @@
+package io.github.workqueue.benchmarks;
+
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import io.kubernetes.client.extended.workqueue.DefaultWorkQueue;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.Blackhole;
+
+import io.github.workqueue.autoconfigure.metrics.MicrometerMetricsProvider;
+import io.github.workqueue.core.WorkQueue;
+
+/**
+ * Workloads 1 and 6: one thread adds 1024 distinct keys, then takes and finishes each. An
+ * operation is one item's add, get and done. The JDK's LinkedBlockingQueue (offer and
+ * take, no dedup) is the floor; metrics on (Micrometer, simple registry) against off.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@OperationsPerInvocation(CycleBenchmark.KEYS)
+public class CycleBenchmark {
+
+	static final int KEYS = 1024;
+
+	private final Integer[] keys = Keys.distinct(KEYS);
+
+	private WorkQueue<Integer> ours;
+
+	private WorkQueue<Integer> oursWithMetrics;
+
+	private DefaultWorkQueue<Integer> kubernetes;
+
+	private LinkedBlockingQueue<Integer> jdk;
+
+	@Setup(Level.Trial)
+	public void setUp() {
+		this.ours = WorkQueue.builder().name("cycle").build();
+		this.oursWithMetrics = WorkQueue.builder()
+			.name("cycle")
+			.metricsProvider(new MicrometerMetricsProvider(new SimpleMeterRegistry()))
+			.build();
+		this.kubernetes = new DefaultWorkQueue<>();
+		this.jdk = new LinkedBlockingQueue<>();
+	}
+
+	@TearDown(Level.Trial)
+	public void tearDown() {
+		this.ours.shutDown();
+		this.oursWithMetrics.shutDown();
+		this.kubernetes.shutDown();
+	}
+
+	@Benchmark
+	public void workqueue(Blackhole blackhole) throws InterruptedException {
+		cycle(this.ours, blackhole);
+	}
+
+	@Benchmark
+	public void workqueueWithMetrics(Blackhole blackhole) throws InterruptedException {
+		cycle(this.oursWithMetrics, blackhole);
+	}
+
+	private void cycle(WorkQueue<Integer> queue, Blackhole blackhole) throws InterruptedException {
+		for (Integer key : this.keys) {
+			queue.add(key);
+		}
+		for (int i = 0; i < KEYS; i++) {
+			Integer item = queue.get().orElseThrow();
+			blackhole.consume(item);
+			queue.done(item);
+		}
+	}
+
+	@Benchmark
+	public void kubernetesClientJava(Blackhole blackhole) throws InterruptedException {
+		for (Integer key : this.keys) {
+			this.kubernetes.add(key);
+		}
+		for (int i = 0; i < KEYS; i++) {
+			Integer item = this.kubernetes.get();
+			blackhole.consume(item);
+			this.kubernetes.done(item);
+		}
+	}
+
+	@Benchmark
+	public void linkedBlockingQueue(Blackhole blackhole) throws InterruptedException {
+		for (Integer key : this.keys) {
+			this.jdk.offer(key);
+		}
+		for (int i = 0; i < KEYS; i++) {
+			blackhole.consume(this.jdk.take());
+		}
+	}
+
+}
