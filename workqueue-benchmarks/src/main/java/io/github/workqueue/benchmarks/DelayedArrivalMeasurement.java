@@ -2,6 +2,7 @@ package io.github.workqueue.benchmarks;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.concurrent.DelayQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -17,7 +18,8 @@ import io.github.workqueue.core.WorkQueue;
 /**
  * Workload 4, delivery: adds N items with random delays within 10s, then counts how many
  * arrive within 10s plus a grace period, and how late each arrives against its ready time
- * (p50, p99, max). Not a JMH benchmark: it measures delivery, not speed. Run with
+ * (p50, p99, max), with the consumer running while the items are added. Not a JMH
+ * benchmark: it measures delivery, not speed. Run with
  * {@code java -cp benchmarks.jar io.github.workqueue.benchmarks.DelayedArrivalMeasurement}.
  */
 public final class DelayedArrivalMeasurement {
@@ -52,21 +54,35 @@ public final class DelayedArrivalMeasurement {
 		DelayingQueue<Integer> queue = WorkQueue.builder().buildDelaying();
 		long start = System.nanoTime();
 		long[] readyAt = readyTimes(size, start);
+		long[] lateness = new long[size];
+		int[] arrived = new int[1];
+		Thread consumer = new Thread(() -> {
+			try {
+				Optional<Integer> next;
+				while ((next = queue.get()).isPresent()) {
+					lateness[arrived[0]++] = System.nanoTime() - readyAt[next.get()];
+					queue.done(next.get());
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		consumer.start();
 		for (int i = 0; i < size; i++) {
 			queue.addAfter(i, Duration.ofNanos(readyAt[i] - System.nanoTime()));
 		}
-		long[] lateness = new long[size];
-		int arrived = 0;
-		long deadline = start + WINDOW_NANOS + GRACE_NANOS;
-		while (arrived < size && System.nanoTime() < deadline) {
-			Integer item = queue.get(Duration.ofMillis(100)).orElse(null);
-			if (item != null) {
-				lateness[arrived++] = System.nanoTime() - readyAt[item];
-				queue.done(item);
-			}
-		}
+		awaitArrivals(arrived, size, start);
 		queue.shutDown();
-		return Arrays.copyOf(lateness, arrived);
+		consumer.join(1000);
+		return Arrays.copyOf(lateness, arrived[0]);
+	}
+
+	private static void awaitArrivals(int[] arrived, int size, long start) throws InterruptedException {
+		long deadline = start + WINDOW_NANOS + GRACE_NANOS;
+		while (arrived[0] < size && System.nanoTime() < deadline) {
+			Thread.sleep(50);
+		}
 	}
 
 	private static long[] measureKubernetes(int size) throws InterruptedException {
@@ -74,9 +90,6 @@ public final class DelayedArrivalMeasurement {
 		DefaultDelayingQueue<Integer> queue = new DefaultDelayingQueue<>(executor);
 		long start = System.nanoTime();
 		long[] readyAt = readyTimes(size, start);
-		for (int i = 0; i < size; i++) {
-			queue.addAfter(i, Duration.ofNanos(readyAt[i] - System.nanoTime()));
-		}
 		long[] lateness = new long[size];
 		int[] arrived = new int[1];
 		Thread consumer = new Thread(() -> {
@@ -92,10 +105,10 @@ public final class DelayedArrivalMeasurement {
 			}
 		});
 		consumer.start();
-		long deadline = start + WINDOW_NANOS + GRACE_NANOS;
-		while (arrived[0] < size && System.nanoTime() < deadline) {
-			Thread.sleep(50);
+		for (int i = 0; i < size; i++) {
+			queue.addAfter(i, Duration.ofNanos(readyAt[i] - System.nanoTime()));
 		}
+		awaitArrivals(arrived, size, start);
 		queue.shutDown();
 		consumer.join(1000);
 		consumer.interrupt();
@@ -107,19 +120,31 @@ public final class DelayedArrivalMeasurement {
 		DelayQueue<DelayedItem> queue = new DelayQueue<>();
 		long start = System.nanoTime();
 		long[] readyAt = readyTimes(size, start);
+		long[] lateness = new long[size];
+		int[] arrived = new int[1];
+		Thread consumer = new Thread(() -> {
+			try {
+				while (arrived[0] < size) {
+					DelayedItem next = queue.poll(100, TimeUnit.MILLISECONDS);
+					if (next != null) {
+						lateness[arrived[0]++] = System.nanoTime() - next.readyAt();
+					}
+					else if (System.nanoTime() > start + WINDOW_NANOS + GRACE_NANOS) {
+						return;
+					}
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		consumer.start();
 		for (int i = 0; i < size; i++) {
 			queue.put(new DelayedItem(i, readyAt[i]));
 		}
-		long[] lateness = new long[size];
-		int arrived = 0;
-		long deadline = start + WINDOW_NANOS + GRACE_NANOS;
-		while (arrived < size && System.nanoTime() < deadline) {
-			DelayedItem next = queue.poll(100, TimeUnit.MILLISECONDS);
-			if (next != null) {
-				lateness[arrived++] = System.nanoTime() - next.readyAt();
-			}
-		}
-		return Arrays.copyOf(lateness, arrived);
+		awaitArrivals(arrived, size, start);
+		consumer.join(1000);
+		return Arrays.copyOf(lateness, arrived[0]);
 	}
 
 	private static void report(String name, int size, long[] lateness) {

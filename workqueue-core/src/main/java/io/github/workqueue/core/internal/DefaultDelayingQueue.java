@@ -46,7 +46,7 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 	/** Written under {@code lock}, read anywhere: the number of waiting items. */
 	private volatile int waitingCount;
 
-	private final Runnable fireDueItems = this::fireDueItems;
+	private final Runnable fireDueItems = new FireDueItems();
 
 	public DefaultDelayingQueue(String name, Clock clock, MetricsProvider metricsProvider,
 			Duration unfinishedWorkUpdatePeriod) {
@@ -157,6 +157,16 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	/** The timer task; a named class rather than a lambda, so heap tools can walk it. */
+	private final class FireDueItems implements Runnable {
+
+		@Override
+		public void run() {
+			fireDueItems();
+		}
+
 	}
 
 	/** Sets the timer for the first waiting entry unless one is set early enough. */
