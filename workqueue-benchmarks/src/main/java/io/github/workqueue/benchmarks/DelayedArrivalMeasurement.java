@@ -2,24 +2,25 @@ package io.github.workqueue.benchmarks;
 
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Optional;
 import java.util.concurrent.DelayQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.kubernetes.client.extended.workqueue.DefaultDelayingQueue;
+import org.jspecify.annotations.Nullable;
 
 import io.github.workqueue.benchmarks.DelayedAddBenchmark.DelayedItem;
 import io.github.workqueue.core.DelayingQueue;
 import io.github.workqueue.core.WorkQueue;
 
 /**
- * Workload 4, delivery: adds N items with random delays within 10s, then counts how many
- * arrive within 10s plus a grace period, and how late each arrives against its ready time
- * (p50, p99, max), with the consumer running while the items are added. Not a JMH
- * benchmark: it measures delivery, not speed. Run with
+ * Workload 4, delivery: adds N items with random delays within 10s while one consumer
+ * takes them, then counts how many arrive within 10s plus a grace period, and how late
+ * each arrives against its ready time (p50, p99, max). Not a JMH benchmark: it measures
+ * delivery, not speed. Run with
  * {@code java -cp benchmarks.jar io.github.workqueue.benchmarks.DelayedArrivalMeasurement}.
  */
 public final class DelayedArrivalMeasurement {
@@ -35,69 +36,29 @@ public final class DelayedArrivalMeasurement {
 		System.out.printf("%-22s %9s %9s %12s %12s %12s%n", "queue", "added", "arrived", "p50 late ms", "p99 late ms",
 				"max late ms");
 		for (int size : new int[] { 100_000, 1_000_000 }) {
-			report("workqueue", size, measureOurs(size));
-			report("kubernetesClientJava", size, measureKubernetes(size));
-			report("DelayQueue", size, measureDelayQueue(size));
+			report("workqueue", size, measure(size, new Ours()));
+			report("kubernetesClientJava", size, measure(size, new Kubernetes()));
+			report("DelayQueue", size, measure(size, new Jdk()));
 		}
 	}
 
-	private static long[] readyTimes(int size, long start) {
+	private static long[] measure(int size, Subject subject) throws InterruptedException {
+		long start = System.nanoTime();
+		long deadline = start + WINDOW_NANOS + GRACE_NANOS;
 		long[] readyAt = new long[size];
 		ThreadLocalRandom random = ThreadLocalRandom.current();
 		for (int i = 0; i < size; i++) {
 			readyAt[i] = start + 1 + random.nextLong(WINDOW_NANOS);
 		}
-		return readyAt;
-	}
-
-	private static long[] measureOurs(int size) throws InterruptedException {
-		DelayingQueue<Integer> queue = WorkQueue.builder().buildDelaying();
-		long start = System.nanoTime();
-		long[] readyAt = readyTimes(size, start);
 		long[] lateness = new long[size];
-		int[] arrived = new int[1];
-		Thread consumer = new Thread(() -> {
-			try {
-				Optional<Integer> next;
-				while ((next = queue.get()).isPresent()) {
-					lateness[arrived[0]++] = System.nanoTime() - readyAt[next.get()];
-					queue.done(next.get());
-				}
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		});
-		consumer.start();
-		for (int i = 0; i < size; i++) {
-			queue.addAfter(i, Duration.ofNanos(readyAt[i] - System.nanoTime()));
-		}
-		awaitArrivals(arrived, size, start);
-		queue.shutDown();
-		consumer.join(1000);
-		return Arrays.copyOf(lateness, arrived[0]);
-	}
-
-	private static void awaitArrivals(int[] arrived, int size, long start) throws InterruptedException {
-		long deadline = start + WINDOW_NANOS + GRACE_NANOS;
-		while (arrived[0] < size && System.nanoTime() < deadline) {
-			Thread.sleep(50);
-		}
-	}
-
-	private static long[] measureKubernetes(int size) throws InterruptedException {
-		ExecutorService executor = Executors.newSingleThreadExecutor();
-		DefaultDelayingQueue<Integer> queue = new DefaultDelayingQueue<>(executor);
-		long start = System.nanoTime();
-		long[] readyAt = readyTimes(size, start);
-		long[] lateness = new long[size];
-		int[] arrived = new int[1];
+		AtomicInteger arrived = new AtomicInteger();
 		Thread consumer = new Thread(() -> {
 			try {
 				Integer item;
-				while ((item = queue.get()) != null) {
-					lateness[arrived[0]++] = System.nanoTime() - readyAt[item];
-					queue.done(item);
+				while (arrived.get() < size && (item = subject.take(deadline)) != null) {
+					lateness[arrived.get()] = System.nanoTime() - readyAt[item];
+					arrived.incrementAndGet();
+					subject.done(item);
 				}
 			}
 			catch (InterruptedException ex) {
@@ -106,45 +67,15 @@ public final class DelayedArrivalMeasurement {
 		});
 		consumer.start();
 		for (int i = 0; i < size; i++) {
-			queue.addAfter(i, Duration.ofNanos(readyAt[i] - System.nanoTime()));
+			subject.addAfter(i, readyAt[i]);
 		}
-		awaitArrivals(arrived, size, start);
-		queue.shutDown();
-		consumer.join(1000);
+		while (arrived.get() < size && System.nanoTime() < deadline) {
+			Thread.sleep(50);
+		}
+		subject.stop();
+		consumer.join(2000);
 		consumer.interrupt();
-		executor.shutdownNow();
-		return Arrays.copyOf(lateness, arrived[0]);
-	}
-
-	private static long[] measureDelayQueue(int size) throws InterruptedException {
-		DelayQueue<DelayedItem> queue = new DelayQueue<>();
-		long start = System.nanoTime();
-		long[] readyAt = readyTimes(size, start);
-		long[] lateness = new long[size];
-		int[] arrived = new int[1];
-		Thread consumer = new Thread(() -> {
-			try {
-				while (arrived[0] < size) {
-					DelayedItem next = queue.poll(100, TimeUnit.MILLISECONDS);
-					if (next != null) {
-						lateness[arrived[0]++] = System.nanoTime() - next.readyAt();
-					}
-					else if (System.nanoTime() > start + WINDOW_NANOS + GRACE_NANOS) {
-						return;
-					}
-				}
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		});
-		consumer.start();
-		for (int i = 0; i < size; i++) {
-			queue.put(new DelayedItem(i, readyAt[i]));
-		}
-		awaitArrivals(arrived, size, start);
-		consumer.join(1000);
-		return Arrays.copyOf(lateness, arrived[0]);
+		return Arrays.copyOf(lateness, arrived.get());
 	}
 
 	private static void report(String name, int size, long[] lateness) {
@@ -159,6 +90,105 @@ public final class DelayedArrivalMeasurement {
 			return Double.NaN;
 		}
 		return sorted[(int) Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] / 1e6;
+	}
+
+	/** A delaying queue under measurement. */
+	private interface Subject {
+
+		void addAfter(Integer item, long readyAtNanos);
+
+		/** The next item, or null once stopped or past the deadline. */
+		@Nullable Integer take(long deadlineNanos) throws InterruptedException;
+
+		void done(Integer item);
+
+		void stop();
+
+	}
+
+	private static final class Ours implements Subject {
+
+		private final DelayingQueue<Integer> queue = WorkQueue.builder().buildDelaying();
+
+		@Override
+		public void addAfter(Integer item, long readyAtNanos) {
+			this.queue.addAfter(item, Duration.ofNanos(readyAtNanos - System.nanoTime()));
+		}
+
+		@Override
+		public @Nullable Integer take(long deadlineNanos) throws InterruptedException {
+			return this.queue.get().orElse(null);
+		}
+
+		@Override
+		public void done(Integer item) {
+			this.queue.done(item);
+		}
+
+		@Override
+		public void stop() {
+			this.queue.shutDown();
+		}
+
+	}
+
+	private static final class Kubernetes implements Subject {
+
+		private final ExecutorService executor = Executors.newSingleThreadExecutor();
+
+		private final DefaultDelayingQueue<Integer> queue = new DefaultDelayingQueue<>(this.executor);
+
+		@Override
+		public void addAfter(Integer item, long readyAtNanos) {
+			this.queue.addAfter(item, Duration.ofNanos(readyAtNanos - System.nanoTime()));
+		}
+
+		@Override
+		public @Nullable Integer take(long deadlineNanos) throws InterruptedException {
+			return this.queue.get();
+		}
+
+		@Override
+		public void done(Integer item) {
+			this.queue.done(item);
+		}
+
+		@Override
+		public void stop() {
+			this.queue.shutDown();
+			this.executor.shutdownNow();
+		}
+
+	}
+
+	private static final class Jdk implements Subject {
+
+		private final DelayQueue<DelayedItem> queue = new DelayQueue<>();
+
+		@Override
+		public void addAfter(Integer item, long readyAtNanos) {
+			this.queue.put(new DelayedItem(item, readyAtNanos));
+		}
+
+		@Override
+		public @Nullable Integer take(long deadlineNanos) throws InterruptedException {
+			while (System.nanoTime() < deadlineNanos) {
+				DelayedItem next = this.queue.poll(100, TimeUnit.MILLISECONDS);
+				if (next != null) {
+					return next.item();
+				}
+			}
+			return null;
+		}
+
+		@Override
+		public void done(Integer item) {
+		}
+
+		@Override
+		public void stop() {
+		}
+
 	}
 
 }

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import org.jspecify.annotations.Nullable;
 
 import io.github.workqueue.core.metrics.CounterMetric;
 import io.github.workqueue.core.metrics.DropReason;
@@ -98,13 +99,13 @@ public class MicrometerMetricsProvider implements MetricsProvider {
 				"How many seconds of work has been done that is in progress and hasn't been observed by "
 						+ "work_duration. Large values indicate stuck threads. One can deduce the number of stuck "
 						+ "threads by observing the rate at which this increases.",
-				name);
+				name, "seconds");
 	}
 
 	@Override
 	public SettableGaugeMetric newLongestRunningProcessorSecondsMetric(String name) {
 		return settable("workqueue.longest.running.processor",
-				"How many seconds has the longest running processor for workqueue been running.", name);
+				"How many seconds has the longest running processor for workqueue been running.", name, "seconds");
 	}
 
 	@Override
@@ -114,12 +115,8 @@ public class MicrometerMetricsProvider implements MetricsProvider {
 
 	@Override
 	public SettableGaugeMetric newWaitingMetric(String name) {
-		DoubleValue waiting = new DoubleValue();
-		Gauge.builder("workqueue.waiting", waiting, DoubleValue::get)
-			.description("Current number of items waiting for a delay before they are added")
-			.tag("name", name)
-			.register(this.registry);
-		return waiting::set;
+		return settable("workqueue.waiting", "Current number of items waiting for a delay before they are added", name,
+				null);
 	}
 
 	@Override
@@ -146,12 +143,12 @@ public class MicrometerMetricsProvider implements MetricsProvider {
 		return (seconds) -> timer.record((long) (seconds * 1e9), TimeUnit.NANOSECONDS);
 	}
 
-	private SettableGaugeMetric settable(String meter, String description, String name) {
+	private SettableGaugeMetric settable(String meter, String description, String name, @Nullable String baseUnit) {
 		DoubleValue value = new DoubleValue();
 		Gauge.builder(meter, value, DoubleValue::get)
 			.description(description)
 			.tag("name", name)
-			.baseUnit("seconds")
+			.baseUnit(baseUnit)
 			.register(this.registry);
 		return value::set;
 	}
