@@ -11,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -50,6 +52,40 @@ class QueueWorkerContainerTests {
 			assertThat(worker.threadNames).allMatch((name) -> name.startsWith("orders-worker-"));
 			assertThat(container(context, "orders").outcomes().succeeded()).isEqualTo(2);
 		});
+	}
+
+	@Test
+	void workersShouldBePlatformThreadsByDefault() {
+		this.runner.withUserConfiguration(RecordingWorker.class).run((context) -> {
+			queue(context, "orders").add("a");
+			RecordingWorker worker = context.getBean(RecordingWorker.class);
+			await().until(() -> !worker.threads.isEmpty());
+			assertThat(isVirtual(worker.threads.get(0))).isFalse();
+		});
+	}
+
+	@Test
+	@EnabledForJreRange(min = JRE.JAVA_21)
+	void workersShouldBeVirtualThreadsWhenEnabledOnJdk21() {
+		this.runner.withUserConfiguration(RecordingWorker.class)
+			.withPropertyValues("spring.threads.virtual.enabled=true")
+			.run((context) -> {
+				queue(context, "orders").add("a");
+				RecordingWorker worker = context.getBean(RecordingWorker.class);
+				await().until(() -> !worker.threads.isEmpty());
+				assertThat(isVirtual(worker.threads.get(0))).isTrue();
+				assertThat(worker.threadNames.get(0)).startsWith("orders-worker-");
+			});
+	}
+
+	/** Thread.isVirtual() exists from JDK 21; the code is compiled for 17. */
+	private static boolean isVirtual(Thread thread) throws ReflectiveOperationException {
+		try {
+			return (boolean) Thread.class.getMethod("isVirtual").invoke(thread);
+		}
+		catch (NoSuchMethodException ex) {
+			return false;
+		}
 	}
 
 	@Test
@@ -330,10 +366,13 @@ class QueueWorkerContainerTests {
 
 		final List<String> threadNames = new CopyOnWriteArrayList<>();
 
+		final List<Thread> threads = new CopyOnWriteArrayList<>();
+
 		@QueueWorker("orders")
 		void handle(String item) {
 			this.items.add(item);
 			this.threadNames.add(Thread.currentThread().getName());
+			this.threads.add(Thread.currentThread());
 		}
 
 	}
