@@ -139,6 +139,10 @@ public class MicrometerMetricsProvider implements MetricsProvider {
 			.description(description)
 			.tag("name", name)
 			.serviceLevelObjectives(CLIENT_GO_BUCKETS)
+			// client-go's histograms are plain cumulative buckets; one ring-buffer slot
+			// instead of Micrometer's default three makes each observation a third of
+			// the bucket work.
+			.distributionStatisticBufferLength(1)
 			.register(this.registry);
 		return (seconds) -> timer.record((long) (seconds * 1e9), TimeUnit.NANOSECONDS);
 	}
