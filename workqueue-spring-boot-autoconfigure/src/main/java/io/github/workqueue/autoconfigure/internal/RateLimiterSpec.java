@@ -26,23 +26,4 @@ public record RateLimiterSpec(String path, RateLimiterType type, Duration baseDe
 		int burst, Duration fastDelay, Duration slowDelay, int maxFastAttempts, @Nullable Duration maxWait,
 		@Nullable String bean, List<RateLimiterSpec> limiters) {
 
-	/**
-	 * Describes the limiter for people: its type and the values that type uses.
-	 * @return a one-line summary
-	 */
-	public String summary() {
-		String core = switch (this.type) {
-			case CONTROLLER -> "controller(exponential " + this.baseDelay + ".." + this.maxDelay + ", bucket qps="
-					+ this.qps + " burst=" + this.burst + ")";
-			case EXPONENTIAL -> "exponential(" + this.baseDelay + ".." + this.maxDelay + ")";
-			case FAST_SLOW -> "fast-slow(fast=" + this.fastDelay + ", slow=" + this.slowDelay + ", maxFastAttempts="
-					+ this.maxFastAttempts + ")";
-			case BUCKET -> "bucket(qps=" + this.qps + ", burst=" + this.burst + ")";
-			case MAX_OF ->
-				"max-of(" + String.join(", ", this.limiters.stream().map(RateLimiterSpec::summary).toList()) + ")";
-			case BEAN -> "bean(" + this.bean + ")";
-		};
-		return (this.maxWait != null) ? core + " max-wait=" + this.maxWait : core;
-	}
-
 }

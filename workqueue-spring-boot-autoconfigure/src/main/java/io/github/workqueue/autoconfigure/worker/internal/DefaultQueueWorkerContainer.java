@@ -312,10 +312,6 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		return this.running;
 	}
 
-	boolean isStopping() {
-		return this.stopping;
-	}
-
 	@Override
 	public void pause() {
 		this.pauseLock.lock();
@@ -347,10 +343,6 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	@Override
 	public Outcomes outcomes() {
 		return new Outcomes(this.succeeded.sum(), this.retried.sum(), this.givenUp.sum(), this.unfinishedAtShutdown);
-	}
-
-	RateLimitingQueue<Object> queue() {
-		return this.queue;
 	}
 
 	@Override
