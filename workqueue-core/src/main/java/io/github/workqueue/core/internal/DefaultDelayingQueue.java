@@ -1,9 +1,9 @@
 package io.github.workqueue.core.internal;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 
@@ -20,7 +20,8 @@ import io.github.workqueue.core.metrics.DropReason;
  * <b>Concurrency.</b> The waiting state is guarded by the queue's one lock (inherited).
  * Invariants, kept under the lock: {@link #waiting} and {@link #heap} hold the same
  * entries, one per item; when the heap is not empty a timer is set no later than its
- * first ready time; {@link #waitingCount} equals the heap size.
+ * first ready time. {@link #waiting} is only changed under the lock but is a concurrent
+ * map, so that an add can tell without the lock that its item is not waiting.
  *
  * @param <T> the item type
  */
@@ -28,8 +29,8 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 
 	private static final System.Logger logger = System.getLogger(DelayingQueue.class.getName());
 
-	/** Guarded by {@code lock}. */
-	private final Map<T, WaitingEntry<T>> waiting = new HashMap<>();
+	/** Written under {@code lock}, read anywhere. */
+	private final Map<T, WaitingEntry<T>> waiting = new ConcurrentHashMap<>();
 
 	/** Guarded by {@code lock}. */
 	private final WaitingHeap<T> heap = new WaitingHeap<>();
@@ -42,9 +43,6 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 
 	/** Guarded by {@code lock}: when {@link #timer} fires. */
 	private long timerDeadline;
-
-	/** Written under {@code lock}, read anywhere: the number of waiting items. */
-	private volatile int waitingCount;
 
 	private final Runnable fireDueItems = new FireDueItems();
 
@@ -94,8 +92,8 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 	}
 
 	@Override
-	boolean mayHaveWaitingItems() {
-		return this.waitingCount != 0;
+	boolean isHeldElsewhere(T item) {
+		return this.waiting.containsKey(item);
 	}
 
 	@Override
@@ -112,7 +110,7 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 
 	@Override
 	public int waitingLen() {
-		return this.waitingCount;
+		return this.waiting.size();
 	}
 
 	@Override
@@ -183,9 +181,7 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 	}
 
 	private void waitingChangedLocked() {
-		int count = this.heap.size();
-		this.waitingCount = count;
-		this.metrics.waiting(count);
+		this.metrics.waiting(this.heap.size());
 	}
 
 }

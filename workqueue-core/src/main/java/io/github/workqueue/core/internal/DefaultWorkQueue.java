@@ -115,16 +115,18 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	@Override
 	public void add(T item) {
 		Objects.requireNonNull(item, "item");
-		// A duplicate add changes nothing: answered without the lock when no layer needs
-		// to see it. The order of the reads matters: the add is linearized at the state
-		// read, and the later reads prove nothing that would change its effect happened.
+		// A duplicate add changes nothing: answered without the lock unless a layer holds
+		// the item elsewhere. The order of the reads matters: the add is linearized at
+		// the
+		// state read, and the later reads prove nothing that would change its effect
+		// happened in between.
 		ItemState state = this.states.get(item);
-		boolean waiting = mayHaveWaitingItems();
-		if (isDirty(state) && !waiting && !this.shuttingDown) {
+		boolean elsewhere = isHeldElsewhere(item);
+		if (isDirty(state) && !elsewhere && !this.shuttingDown) {
 			return;
 		}
-		if (!waiting && !this.metrics.enabled()) {
-			applyAdd(item);
+		if (!elsewhere && !this.metrics.enabled()) {
+			applyAdd(item, state);
 			return;
 		}
 		this.lock.lock();
@@ -141,11 +143,12 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	}
 
 	/**
-	 * Tells whether a layer keeps items outside the FIFO that an add must see even when
-	 * the item is dirty. Read without the lock.
-	 * @return true if adds must take the lock now
+	 * Tells whether a layer holds the item outside the FIFO, so that an add must take the
+	 * lock to see it even when the item is dirty. Read without the lock.
+	 * @param item the item
+	 * @return true if the add must take the lock
 	 */
-	boolean mayHaveWaitingItems() {
+	boolean isHeldElsewhere(T item) {
 		return false;
 	}
 
@@ -154,19 +157,23 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	 * @param item the item
 	 */
 	void addLocked(T item) {
-		applyAdd(item);
+		applyAdd(item, this.states.get(item));
 	}
 
-	/** The add's state transition; takes the lock only to push. */
-	private void applyAdd(T item) {
+	/**
+	 * The add's state transition, starting from the state last seen; takes the lock only
+	 * to push.
+	 */
+	private void applyAdd(T item, @Nullable ItemState seen) {
+		ItemState state = seen;
 		for (;;) {
 			if (this.shuttingDown) {
 				this.metrics.dropped(DropReason.ADD_AFTER_SHUTDOWN, 1);
 				return;
 			}
-			ItemState state = this.states.get(item);
 			if (state == null) {
-				if (this.states.putIfAbsent(item, ItemState.QUEUED) == null) {
+				state = this.states.putIfAbsent(item, ItemState.QUEUED);
+				if (state == null) {
 					push(item, true);
 					return;
 				}
@@ -176,6 +183,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 					this.metrics.added(item);
 					return;
 				}
+				state = this.states.get(item);
 			}
 			else {
 				return;
