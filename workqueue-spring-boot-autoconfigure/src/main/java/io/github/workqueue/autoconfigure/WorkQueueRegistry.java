@@ -51,7 +51,8 @@ public class WorkQueueRegistry implements DisposableBean {
 	 * @return the queue, or null if there is none
 	 */
 	public @Nullable RateLimitingQueue<?> getQueue(String name) {
-		return getQueues().get(name);
+		RateLimitingQueue<Object> bean = queueBean(name);
+		return (bean != null) ? bean : this.undeclared.get(name);
 	}
 
 	/**
@@ -59,12 +60,17 @@ public class WorkQueueRegistry implements DisposableBean {
 	 * @param name the queue name
 	 * @return the queue
 	 */
-	@SuppressWarnings("unchecked")
 	public RateLimitingQueue<Object> getOrCreateQueue(String name) {
+		RateLimitingQueue<Object> bean = queueBean(name);
+		return (bean != null) ? bean : this.undeclared.computeIfAbsent(name, this.factory::create);
+	}
+
+	@SuppressWarnings("unchecked")
+	private @Nullable RateLimitingQueue<Object> queueBean(String name) {
 		if (this.beanFactory.containsBean(name) && this.beanFactory.isTypeMatch(name, RateLimitingQueue.class)) {
 			return this.beanFactory.getBean(name, RateLimitingQueue.class);
 		}
-		return this.undeclared.computeIfAbsent(name, this.factory::create);
+		return null;
 	}
 
 	@Override

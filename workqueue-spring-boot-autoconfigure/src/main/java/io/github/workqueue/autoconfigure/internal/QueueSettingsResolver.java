@@ -109,7 +109,7 @@ public final class QueueSettingsResolver {
 		}
 		RateLimiterType type = RateLimiterType.parse(typeValue);
 		if (type == null) {
-			String where = (own.getType() != null) ? path : defaultsPath;
+			String where = where(own.getType(), path, defaultsPath);
 			throw InvalidWorkQueueConfigurationException.forProperty(where + ".type", typeValue,
 					"is not a known rate limiter type",
 					"Set " + where + ".type to one of: " + RateLimiterType.allValues() + ".");
@@ -161,7 +161,7 @@ public final class QueueSettingsResolver {
 							"Set " + path + ".bean to the name of a RateLimiter bean.");
 				}
 				if (!this.beanExists.test(bean)) {
-					String where = (own.getBean() != null) ? path : defaultsPath;
+					String where = where(own.getBean(), path, defaultsPath);
 					throw InvalidWorkQueueConfigurationException.forProperty(where + ".bean", bean,
 							"names no bean in the application context", "Define a RateLimiter bean named '" + bean
 									+ "', or set " + where + ".bean to the name of an existing one.");
@@ -179,7 +179,7 @@ public final class QueueSettingsResolver {
 					"Set it to the first retry's wait, for example 5ms.");
 		}
 		if (baseDelay.compareTo(maxDelay) > 0) {
-			String where = (own.getBaseDelay() != null) ? path : defaultsPath;
+			String where = where(own.getBaseDelay(), path, defaultsPath);
 			throw InvalidWorkQueueConfigurationException.forProperty(where + ".base-delay", baseDelay,
 					"is greater than max-delay (" + maxDelay + ")",
 					"Set " + where + ".base-delay to at most max-delay, or raise max-delay.");
@@ -220,12 +220,17 @@ public final class QueueSettingsResolver {
 		return (inherited != null) ? inherited : builtIn;
 	}
 
+	/** The path a value came from: the queue's own if it set one, else the defaults'. */
+	private static String where(@Nullable Object own, String ownPath, String inheritedPath) {
+		return (own != null) ? ownPath : inheritedPath;
+	}
+
 	/**
 	 * An error about a value, named where it was set: the queue's own or the defaults.
 	 */
 	private static InvalidWorkQueueConfigurationException invalid(@Nullable Object own, String ownPath,
 			String inheritedPath, String property, Object value, String problem, String fix) {
-		String where = ((own != null) ? ownPath : inheritedPath) + property;
+		String where = where(own, ownPath, inheritedPath) + property;
 		return InvalidWorkQueueConfigurationException.forProperty(where, value, problem, fix);
 	}
 

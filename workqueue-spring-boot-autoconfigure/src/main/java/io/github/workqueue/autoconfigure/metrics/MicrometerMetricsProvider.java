@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import org.jspecify.annotations.Nullable;
 
@@ -79,7 +80,7 @@ public class MicrometerMetricsProvider implements MetricsProvider {
 
 	@Override
 	public CounterMetric newAddsMetric(String name) {
-		return counter("workqueue.adds", "Total number of adds handled by workqueue", name);
+		return counter("workqueue.adds", "Total number of adds handled by workqueue", Tags.of("name", name));
 	}
 
 	@Override
@@ -110,7 +111,7 @@ public class MicrometerMetricsProvider implements MetricsProvider {
 
 	@Override
 	public CounterMetric newRetriesMetric(String name) {
-		return counter("workqueue.retries", "Total number of retries handled by workqueue", name);
+		return counter("workqueue.retries", "Total number of retries handled by workqueue", Tags.of("name", name));
 	}
 
 	@Override
@@ -121,16 +122,12 @@ public class MicrometerMetricsProvider implements MetricsProvider {
 
 	@Override
 	public CounterMetric newDroppedMetric(String name, DropReason reason) {
-		Counter counter = Counter.builder("workqueue.dropped")
-			.description("Total number of items the workqueue dropped, by reason")
-			.tag("name", name)
-			.tag("reason", reason.tagValue())
-			.register(this.registry);
-		return counter::increment;
+		return counter("workqueue.dropped", "Total number of items the workqueue dropped, by reason",
+				Tags.of("name", name, "reason", reason.tagValue()));
 	}
 
-	private CounterMetric counter(String meter, String description, String name) {
-		Counter counter = Counter.builder(meter).description(description).tag("name", name).register(this.registry);
+	private CounterMetric counter(String meter, String description, Tags tags) {
+		Counter counter = Counter.builder(meter).description(description).tags(tags).register(this.registry);
 		return counter::increment;
 	}
 

@@ -1,8 +1,8 @@
 package io.github.workqueue.autoconfigure.worker.internal;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -65,6 +65,7 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 
 	private final Map<String, QueueWorkerEndpoint> endpoints = new TreeMap<>();
 
+	/** Sorted by queue name; replaced whole, never changed. */
 	private volatile Map<String, DefaultQueueWorkerContainer> containers = Map.of();
 
 	private boolean running;
@@ -88,7 +89,6 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 					"queue '" + endpoint.queueName() + "' already has a worker, " + existing.method(),
 					"Give each queue one @QueueWorker method; to process in parallel, raise its workers.");
 		}
-		this.factory.settings(endpoint.queueName());
 		this.endpoints.put(endpoint.queueName(), endpoint);
 	}
 
@@ -101,7 +101,7 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 		for (QueueWorkerEndpoint endpoint : this.endpoints.values()) {
 			created.computeIfAbsent(endpoint.queueName(), (name) -> createContainer(endpoint));
 		}
-		this.containers = Map.copyOf(created);
+		this.containers = Collections.unmodifiableMap(created);
 		this.containers.values().forEach(DefaultQueueWorkerContainer::start);
 		this.running = true;
 	}
@@ -166,7 +166,7 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 
 	@Override
 	public Collection<QueueWorkerContainer> getContainers() {
-		return new ArrayList<>(new TreeMap<>(this.containers).values());
+		return List.copyOf(this.containers.values());
 	}
 
 	@Override
