@@ -6,22 +6,29 @@ import java.util.PriorityQueue;
 import io.github.workqueue.core.internal.Nanos;
 
 /**
- * A {@link Clock} that moves only when told to, for tests.
+ * A {@link Clock} that moves only when told to, for tests, with the semantics of
+ * client-go's fake clock.
  *
  * <p>
- * {@link #step(Duration)} advances the time and runs every timer that became due, in
- * deadline order (equal deadlines in the order they were scheduled), on the calling
- * thread, with the time set to each timer's deadline while it runs. Timers scheduled
- * during the step (by a running timer or by another thread) run in the same step if they
- * fall due within it. Tests therefore never sleep.
+ * {@link #step(Duration)} first sets the time to the end of the step, then runs every
+ * timer that is due by then, in deadline order (equal deadlines in the order they were
+ * scheduled), on the calling thread. So a timer sees the time at the end of the step, and
+ * a timer that schedules itself again one period later runs at most once per step,
+ * however many periods the step crosses. A timer scheduled for a time that has already
+ * come (during a step, from any thread, or between steps) is due at once: it runs on the
+ * scheduling thread before {@link #schedule(long, Runnable)} returns. Tests therefore
+ * never sleep.
  *
  * <p>
- * <b>Concurrency.</b> Thread-safe; timers run on the thread that calls {@code step},
- * without this clock's lock held. Steps from several threads are serialized.
+ * <b>Concurrency.</b> Thread-safe; timers run without this clock's lock held. Steps from
+ * several threads are serialized.
  */
 public final class FakeClock implements Clock {
 
 	private final Object lock = new Object();
+
+	/** Held by the thread that steps. */
+	private final Object stepping = new Object();
 
 	/** Guarded by {@code lock}. */
 	private final PriorityQueue<FakeTimer> timers = new PriorityQueue<>();
@@ -56,11 +63,16 @@ public final class FakeClock implements Clock {
 
 	@Override
 	public Timer schedule(long deadlineNanos, Runnable task) {
+		FakeTimer timer;
 		synchronized (this.lock) {
-			FakeTimer timer = new FakeTimer(deadlineNanos, this.nextSequence++, task);
-			this.timers.add(timer);
-			return timer;
+			timer = new FakeTimer(deadlineNanos, this.nextSequence++, task);
+			if (deadlineNanos > this.now) {
+				this.timers.add(timer);
+				return timer;
+			}
 		}
+		task.run();
+		return timer;
 	}
 
 	/**
@@ -71,17 +83,15 @@ public final class FakeClock implements Clock {
 		if (duration.isNegative()) {
 			throw new IllegalArgumentException("FakeClock.step: duration must not be negative, was " + duration);
 		}
-		synchronized (this) {
+		synchronized (this.stepping) {
 			long target;
 			synchronized (this.lock) {
 				target = Nanos.saturatedAdd(this.now, Nanos.of(duration));
+				this.now = target;
 			}
 			FakeTimer due;
 			while ((due = pollDue(target)) != null) {
 				due.task.run();
-			}
-			synchronized (this.lock) {
-				this.now = target;
 			}
 		}
 	}
@@ -103,7 +113,6 @@ public final class FakeClock implements Clock {
 				return null;
 			}
 			this.timers.poll();
-			this.now = Math.max(this.now, first.deadline);
 			return first;
 		}
 	}

@@ -1,36 +1,44 @@
 package io.github.workqueue.core.internal;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
 import io.github.workqueue.core.Clock;
-import io.github.workqueue.core.metrics.MetricsProvider;
 import io.github.workqueue.core.DelayingQueue;
 import io.github.workqueue.core.metrics.DropReason;
+import io.github.workqueue.core.metrics.MetricsProvider;
 
 /**
- * The delaying layer: items wait in a heap ordered by ready time until one clock timer,
- * set for the earliest of them, moves every due item into the FIFO.
+ * The delaying layer: an item added with a delay waits in a heap ordered by ready time
+ * (then by the order of the first {@code addAfter}) until it is due.
  *
  * <p>
- * <b>Concurrency.</b> The waiting state is guarded by the queue's one lock (inherited).
- * Invariants, kept under the lock: {@link #waiting} and {@link #heap} hold the same
- * entries, one per item; when the heap is not empty a timer is set no later than its
- * first ready time. {@link #waiting} is only changed under the lock but is a concurrent
- * map, so that an add can tell without the lock that its item is not waiting.
+ * <b>Concurrency.</b> The waiting state is guarded by the queue's one lock (inherited),
+ * and due items are promoted <em>lazily</em>: every operation reads the clock under the
+ * lock and first adds every waiting item that is due by then, in heap order. The queue is
+ * therefore always exactly as if each item had been added at the moment it became due,
+ * whatever thread reads it and whether or not a timer has fired yet, which is what makes
+ * the layer linearizable against the sequential model. The one timer per queue
+ * ({@link #armed}) only wakes consumers blocked in {@code get}: when the heap is not
+ * empty a timer is armed for a deadline no later than the earliest ready time.
+ * Invariants, under the lock:
+ * <ul>
+ * <li>an item's {@link QueueEntry#WAITING} bit is set exactly when its waiting entry is
+ * in {@link #heap}, at most one per item;
+ * <li>after every operation no entry of the heap is due at the time that operation read;
+ * <li>when the heap is not empty, {@link #armed} is set, with a deadline no later than
+ * the heap's first ready time; superseded timers are cancelled.
+ * </ul>
  *
  * @param <T> the item type
  */
 public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements DelayingQueue<T> {
 
 	private static final System.Logger logger = System.getLogger(DelayingQueue.class.getName());
-
-	/** Written under {@code lock}, read anywhere. */
-	private final Map<T, WaitingEntry<T>> waiting = new ConcurrentHashMap<>();
 
 	/** Guarded by {@code lock}. */
 	private final WaitingHeap<T> heap = new WaitingHeap<>();
@@ -39,12 +47,12 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 	private long nextSequence;
 
 	/** Guarded by {@code lock}. */
-	private Clock.@Nullable Timer timer;
+	private @Nullable DelayTimer armed;
 
-	/** Guarded by {@code lock}: when {@link #timer} fires. */
-	private long timerDeadline;
+	/** Waiting items discarded by shutdown and not reported yet. */
+	private final AtomicInteger discardedUnreported = new AtomicInteger();
 
-	private final Runnable fireDueItems = new FireDueItems();
+	private final Consumer<DelayTimer> fire = new Fire();
 
 	public DefaultDelayingQueue(String name, Clock clock, MetricsProvider metricsProvider,
 			Duration unfinishedWorkUpdatePeriod) {
@@ -54,134 +62,216 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 	@Override
 	public void addAfter(T item, Duration delay) {
 		Objects.requireNonNull(item, "item");
-		if (isShuttingDown()) {
-			this.metrics.dropped(DropReason.ADD_AFTER_SHUTDOWN, 1);
-			return;
-		}
-		this.metrics.retried();
 		long delayNanos = Nanos.of(delay);
-		if (delayNanos <= 0) {
-			add(item);
-			return;
-		}
-		long readyAt = Nanos.saturatedAdd(this.clock.nanoTime(), delayNanos);
+		DelayTimer toStart;
 		this.lock.lock();
 		try {
-			if (isShuttingDown()) {
-				this.metrics.dropped(DropReason.ADD_AFTER_SHUTDOWN, 1);
-				return;
-			}
-			WaitingEntry<T> entry = this.waiting.get(item);
-			if (entry != null) {
-				if (readyAt < entry.readyAt) {
-					entry.readyAt = readyAt;
-					this.heap.movedEarlier(entry);
-					ensureTimerLocked();
-				}
-				return;
-			}
-			entry = new WaitingEntry<>(item, readyAt, this.nextSequence++);
-			this.waiting.put(item, entry);
-			this.heap.add(entry);
-			waitingChangedLocked();
-			ensureTimerLocked();
+			toStart = addAfterLocked(item, delayNanos);
 		}
 		finally {
 			this.lock.unlock();
 		}
+		start(toStart);
+	}
+
+	/**
+	 * The delayed add, under the lock; counters are recorded here.
+	 * @param item the item
+	 * @param delayNanos the delay
+	 * @return a timer to {@linkplain #start(DelayTimer) start} once the lock is released
+	 */
+	final @Nullable DelayTimer addAfterLocked(T item, long delayNanos) {
+		if (isShuttingDown()) {
+			this.metrics.dropped(DropReason.ADD_AFTER_SHUTDOWN, 1);
+			return null;
+		}
+		this.metrics.retried();
+		long now = this.clock.nanoTime();
+		promoteDueLocked(now);
+		if (delayNanos <= 0) {
+			recordAdd(addLocked(item));
+			return null;
+		}
+		long readyAt = Nanos.saturatedAdd(now, delayNanos);
+		QueueEntry<T> entry = this.entries.get(item);
+		if (entry == null) {
+			entry = new QueueEntry<>(item, QueueEntry.WAITING);
+			this.entries.put(item, entry);
+		}
+		else {
+			int state = entry.state();
+			WaitingEntry<T> waiting = entry.waiting;
+			if (waiting != null) {
+				if (readyAt >= waiting.readyAt) {
+					return null;
+				}
+				waiting.readyAt = readyAt;
+				this.heap.movedEarlier(waiting);
+				return rearmLocked();
+			}
+			entry.exchange(state | QueueEntry.WAITING);
+		}
+		WaitingEntry<T> waiting = new WaitingEntry<>(entry, readyAt, this.nextSequence++);
+		entry.waiting = waiting;
+		this.heap.add(waiting);
+		this.metrics.waiting(this.heap.size());
+		return rearmLocked();
+	}
+
+	/**
+	 * Starts a timer chosen under the lock; called after the lock is released.
+	 * @param timer the timer, or null
+	 */
+	static void start(@Nullable DelayTimer timer) {
+		if (timer != null) {
+			timer.start();
+		}
 	}
 
 	@Override
-	boolean isHeldElsewhere(T item) {
-		return this.waiting.containsKey(item);
+	void cancelWaitingLocked(QueueEntry<T> entry) {
+		WaitingEntry<T> waiting = entry.waiting;
+		if (waiting != null) {
+			this.heap.remove(waiting);
+			entry.waiting = null;
+			this.metrics.waiting(this.heap.size());
+		}
 	}
 
 	@Override
-	void addLocked(T item) {
-		if (!this.waiting.isEmpty()) {
-			WaitingEntry<T> entry = this.waiting.remove(item);
-			if (entry != null) {
-				this.heap.remove(entry);
-				waitingChangedLocked();
+	void promoteDueLocked() {
+		if (this.heap.size() > 0) {
+			promoteDueLocked(this.clock.nanoTime());
+		}
+	}
+
+	private void promoteDueLocked(long now) {
+		int promoted = 0;
+		int added = 0;
+		WaitingEntry<T> first;
+		while ((first = this.heap.peek()) != null && first.readyAt <= now) {
+			this.heap.poll();
+			first.entry.waiting = null;
+			promoted++;
+			if (addEntryLocked(first.entry)) {
+				added++;
 			}
 		}
-		super.addLocked(item);
+		if (promoted > 0) {
+			this.metrics.waiting(this.heap.size());
+			if (added > 0) {
+				this.metrics.added(added);
+			}
+		}
+	}
+
+	@Override
+	public int len() {
+		this.lock.lock();
+		try {
+			promoteDueLocked();
+			return queuedLocked();
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	@Override
 	public int waitingLen() {
-		return this.waiting.size();
-	}
-
-	@Override
-	void shutDownLocked() {
-		int discarded = this.waiting.size();
-		if (discarded > 0) {
-			this.waiting.clear();
-			this.heap.clear();
-			waitingChangedLocked();
-			this.metrics.dropped(DropReason.WAITING_AT_SHUTDOWN, discarded);
-			logger.log(System.Logger.Level.WARNING,
-					() -> "workqueue '" + name() + "' discarded " + discarded + " waiting item(s) at shutdown");
-		}
-		if (this.timer != null) {
-			this.timer.cancel();
-			this.timer = null;
-		}
-		super.shutDownLocked();
-	}
-
-	private void fireDueItems() {
 		this.lock.lock();
 		try {
-			this.timer = null;
-			if (isShuttingDown()) {
-				return;
-			}
-			long now = this.clock.nanoTime();
-			WaitingEntry<T> first;
-			int moved = 0;
-			while ((first = this.heap.peek()) != null && first.readyAt <= now) {
-				this.heap.poll();
-				this.waiting.remove(first.item);
-				moved++;
-				super.addLocked(first.item);
-			}
-			if (moved > 0) {
-				waitingChangedLocked();
-			}
-			ensureTimerLocked();
+			promoteDueLocked();
+			return this.heap.size();
 		}
 		finally {
 			this.lock.unlock();
 		}
 	}
 
-	/** The timer task; a named class rather than a lambda, so heap tools can walk it. */
-	private final class FireDueItems implements Runnable {
+	@Override
+	void shutDownLocked() {
+		promoteDueLocked();
+		int discarded = this.heap.size();
+		if (discarded > 0) {
+			for (int i = 0; i < discarded; i++) {
+				QueueEntry<T> entry = this.heap.get(i).entry;
+				entry.waiting = null;
+				int state = entry.state() & ~QueueEntry.WAITING;
+				if (state == 0) {
+					releaseLocked(entry);
+				}
+				else {
+					entry.exchange(state);
+				}
+			}
+			this.heap.clear();
+			this.metrics.waiting(0);
+			this.discardedUnreported.addAndGet(discarded);
+		}
+		if (this.armed != null) {
+			this.armed.cancel();
+			this.armed = null;
+		}
+		super.shutDownLocked();
+	}
+
+	@Override
+	void afterShutDown() {
+		int discarded = this.discardedUnreported.getAndSet(0);
+		if (discarded > 0) {
+			this.metrics.dropped(DropReason.WAITING_AT_SHUTDOWN, discarded);
+			logger.log(System.Logger.Level.WARNING,
+					() -> "workqueue '" + name() + "' discarded " + discarded + " waiting item(s) at shutdown");
+		}
+		super.afterShutDown();
+	}
+
+	/**
+	 * Arms a timer for the first waiting entry unless one is armed early enough.
+	 * @return the new timer, to start once the lock is released
+	 */
+	private @Nullable DelayTimer rearmLocked() {
+		WaitingEntry<T> first = this.heap.peek();
+		DelayTimer current = this.armed;
+		if (first == null || (current != null && current.deadline <= first.readyAt)) {
+			return null;
+		}
+		if (current != null) {
+			current.cancel();
+		}
+		DelayTimer timer = new DelayTimer(this.clock, first.readyAt, this.fire);
+		this.armed = timer;
+		return timer;
+	}
+
+	private void fire(DelayTimer timer) {
+		DelayTimer next;
+		this.lock.lock();
+		try {
+			if (this.armed != timer) {
+				return;
+			}
+			this.armed = null;
+			promoteDueLocked();
+			next = rearmLocked();
+		}
+		finally {
+			this.lock.unlock();
+		}
+		start(next);
+	}
+
+	/**
+	 * What a timer runs; a named class rather than a lambda, so heap tools can walk it.
+	 */
+	private final class Fire implements Consumer<DelayTimer> {
 
 		@Override
-		public void run() {
-			fireDueItems();
+		public void accept(DelayTimer timer) {
+			fire(timer);
 		}
 
-	}
-
-	/** Sets the timer for the first waiting entry unless one is set early enough. */
-	private void ensureTimerLocked() {
-		WaitingEntry<T> first = this.heap.peek();
-		if (first == null || (this.timer != null && this.timerDeadline <= first.readyAt)) {
-			return;
-		}
-		if (this.timer != null) {
-			this.timer.cancel();
-		}
-		this.timerDeadline = first.readyAt;
-		this.timer = this.clock.schedule(first.readyAt, this.fireDueItems);
-	}
-
-	private void waitingChangedLocked() {
-		this.metrics.waiting(this.heap.size());
 	}
 
 }

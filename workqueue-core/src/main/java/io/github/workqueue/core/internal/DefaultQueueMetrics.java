@@ -1,10 +1,8 @@
 package io.github.workqueue.core.internal;
 
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.Map;
 
-import io.github.workqueue.core.Clock;
 import io.github.workqueue.core.metrics.CounterMetric;
 import io.github.workqueue.core.metrics.DropReason;
 import io.github.workqueue.core.metrics.GaugeMetric;
@@ -13,19 +11,13 @@ import io.github.workqueue.core.metrics.MetricsProvider;
 import io.github.workqueue.core.metrics.SettableGaugeMetric;
 
 /**
- * client-go's queue metrics: remembers when each item was added and when its processing
- * started, to observe queue latency and work duration, and sums the ages of the items in
- * progress when asked to update the unfinished work gauges.
+ * client-go's queue metrics on a {@link MetricsProvider}; the measurements come from the
+ * queue, which keeps the timestamps.
  *
  * <p>
- * <b>Concurrency.</b> The per-item maps are guarded by the owning queue's lock: every
- * method that touches them is only called with that lock held.
- *
- * @param <T> the item type
+ * <b>Concurrency.</b> Stateless apart from the provider's metrics, which are thread-safe.
  */
-final class DefaultQueueMetrics<T> implements QueueMetrics<T> {
-
-	private final Clock clock;
+final class DefaultQueueMetrics implements QueueMetrics {
 
 	private final GaugeMetric depth;
 
@@ -45,14 +37,7 @@ final class DefaultQueueMetrics<T> implements QueueMetrics<T> {
 
 	private final Map<DropReason, CounterMetric> dropped = new EnumMap<>(DropReason.class);
 
-	/** Guarded by the queue's lock. */
-	private final Map<T, Long> addTimes = new HashMap<>();
-
-	/** Guarded by the queue's lock. */
-	private final Map<T, Long> processingStartTimes = new HashMap<>();
-
-	DefaultQueueMetrics(String name, Clock clock, MetricsProvider provider) {
-		this.clock = clock;
+	DefaultQueueMetrics(String name, MetricsProvider provider) {
 		this.depth = provider.newDepthMetric(name);
 		this.adds = provider.newAddsMetric(name);
 		this.latency = provider.newLatencyMetric(name);
@@ -67,29 +52,37 @@ final class DefaultQueueMetrics<T> implements QueueMetrics<T> {
 	}
 
 	@Override
-	public void added(T item) {
-		this.adds.inc();
-		this.depth.inc();
-		this.addTimes.putIfAbsent(item, this.clock.nanoTime());
+	public boolean enabled() {
+		return true;
 	}
 
 	@Override
-	public void taken(T item) {
-		long now = this.clock.nanoTime();
-		this.depth.dec();
-		this.processingStartTimes.put(item, now);
-		Long addedAt = this.addTimes.remove(item);
-		if (addedAt != null) {
-			this.latency.observe(Nanos.toSeconds(now - addedAt));
+	public void depthChanged(int delta) {
+		if (delta > 0) {
+			for (int i = 0; i < delta; i++) {
+				this.depth.inc();
+			}
+		}
+		else {
+			for (int i = 0; i > delta; i--) {
+				this.depth.dec();
+			}
 		}
 	}
 
 	@Override
-	public void finished(T item) {
-		Long startedAt = this.processingStartTimes.remove(item);
-		if (startedAt != null) {
-			this.workDuration.observe(Nanos.toSeconds(this.clock.nanoTime() - startedAt));
-		}
+	public void added(int count) {
+		this.adds.add(count);
+	}
+
+	@Override
+	public void taken(long queuedNanos) {
+		this.latency.observe(Nanos.toSeconds(queuedNanos));
+	}
+
+	@Override
+	public void finished(long workNanos) {
+		this.workDuration.observe(Nanos.toSeconds(workNanos));
 	}
 
 	@Override
@@ -108,22 +101,9 @@ final class DefaultQueueMetrics<T> implements QueueMetrics<T> {
 	}
 
 	@Override
-	public void updateUnfinishedWork() {
-		long now = this.clock.nanoTime();
-		double total = 0;
-		double oldest = 0;
-		for (long startedAt : this.processingStartTimes.values()) {
-			double age = Nanos.toSeconds(now - startedAt);
-			total += age;
-			oldest = Math.max(oldest, age);
-		}
-		this.unfinishedWorkSeconds.set(total);
-		this.longestRunningProcessor.set(oldest);
-	}
-
-	@Override
-	public boolean enabled() {
-		return true;
+	public void unfinishedWork(long totalNanos, long longestNanos) {
+		this.unfinishedWorkSeconds.set(Nanos.toSeconds(totalNanos));
+		this.longestRunningProcessor.set(Nanos.toSeconds(longestNanos));
 	}
 
 }

@@ -1,17 +1,21 @@
 package io.github.workqueue.core.internal;
 
 import java.time.Duration;
+import java.util.Objects;
 
 import io.github.workqueue.core.Clock;
-import io.github.workqueue.core.metrics.MetricsProvider;
 import io.github.workqueue.core.RateLimitingQueue;
+import io.github.workqueue.core.metrics.MetricsProvider;
 import io.github.workqueue.core.ratelimit.RateLimiter;
 
 /**
  * The rate-limiting layer: retries wait as long as the rate limiter says.
  *
  * <p>
- * <b>Concurrency.</b> Thread-safe; the limiter is called without the queue's lock.
+ * <b>Concurrency.</b> Thread-safe. The limiter is called under the queue's lock, so that
+ * {@code addRateLimited} (the limiter's {@code when} and the delayed add together),
+ * {@code forget} and {@code numRequeues} each take effect at one point, like every other
+ * operation; the limiter must therefore be quick and must not call back into a queue.
  *
  * @param <T> the item type
  */
@@ -27,17 +31,38 @@ public class DefaultRateLimitingQueue<T> extends DefaultDelayingQueue<T> impleme
 
 	@Override
 	public void addRateLimited(T item) {
-		addAfter(item, this.rateLimiter.when(item));
+		Objects.requireNonNull(item, "item");
+		DelayTimer toStart;
+		this.lock.lock();
+		try {
+			toStart = addAfterLocked(item, Nanos.of(this.rateLimiter.when(item)));
+		}
+		finally {
+			this.lock.unlock();
+		}
+		start(toStart);
 	}
 
 	@Override
 	public void forget(T item) {
-		this.rateLimiter.forget(item);
+		this.lock.lock();
+		try {
+			this.rateLimiter.forget(item);
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	@Override
 	public int numRequeues(T item) {
-		return this.rateLimiter.numRequeues(item);
+		this.lock.lock();
+		try {
+			return this.rateLimiter.numRequeues(item);
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	@Override

@@ -1,51 +1,50 @@
 package io.github.workqueue.core.internal;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
 
 import io.github.workqueue.core.Clock;
-import io.github.workqueue.core.metrics.MetricsProvider;
 import io.github.workqueue.core.WorkQueue;
 import io.github.workqueue.core.metrics.DropReason;
+import io.github.workqueue.core.metrics.MetricsProvider;
 
 /**
  * The FIFO layer: client-go's {@code Typed} queue.
  *
  * <p>
- * <b>State.</b> Each item is idle (absent from {@link #states}), {@code QUEUED} (dirty,
- * in the FIFO or about to be), {@code PROCESSING} (handed out, not dirty) or
- * {@code PROCESSING_DIRTY} (handed out and added again). client-go's dirty set is
- * {@code QUEUED} plus {@code PROCESSING_DIRTY}; its processing set is {@code PROCESSING}
- * plus {@code PROCESSING_DIRTY}.
+ * <b>State.</b> One {@link QueueEntry} per item that is dirty, processing or waiting, in
+ * {@link #entries}; its state bits are client-go's dirty and processing sets (see
+ * {@link QueueEntry}). Queued entries are in {@link #fifo} in the order they were queued.
  *
  * <p>
- * <b>Concurrency.</b> An item's state changes by atomic compare-and-set on
- * {@link #states}, so each transition has exactly one winner, and only the winner of a
- * transition into {@code QUEUED} pushes the item. The FIFO is a lock-free queue: without
- * metrics, add, get and done take no lock unless a consumer is blocked waiting for an
- * item ({@link #blockedConsumers}) or a drain waits. A lock on the common path turns a
- * dedup storm (producers hammering a few keys) into a lock convoy in which every push
- * waits for a thread wake-up and the consumer starves. {@link #lock}, one per queue and
- * shared with the layers built on this class, guards the conditions, the drain, the
- * layers' state and, with metrics on, every transition other than a duplicate add, so
- * that the per-item metrics bookkeeping sees transitions in order. Invariants:
+ * <b>Concurrency.</b> One protocol, with metrics on or off: every change of state happens
+ * under {@link #lock}, one per queue and shared with the layers built on this class, so
+ * every operation takes effect at one point while it holds the lock. The one exception is
+ * a duplicate add, which is answered without the lock: it reads the item's state,
+ * {@linkplain QueueEntry#confirm(int) confirms} it with a compare-and-set and then reads
+ * {@link #shuttingDown}; it takes effect at the compare-and-set, where the item was dirty
+ * and not waiting and the queue was not shutting down (which is never undone), so the add
+ * changes nothing, as in the sequential model. The compare-and-set is read by the next
+ * transition of the item, so what the adding thread wrote before the add happens-before
+ * the processing the add joined. Invariants, under the lock:
  * <ul>
- * <li>an item is in {@link #fifo} at most once, and only while {@code QUEUED};
- * <li>a {@code QUEUED} item that is not in the FIFO is being pushed by the thread that
- * made it {@code QUEUED};
- * <li>{@link #processingCount} counts the items {@code PROCESSING} or
- * {@code PROCESSING_DIRTY}, less those whose {@code done} is finishing.
+ * <li>an entry is in {@link #fifo} exactly when it is dirty and not processing, and at
+ * most once;
+ * <li>an entry is in {@link #entries} exactly when its state is not empty;
+ * <li>{@link #queued} is the size of {@link #fifo}, {@link #processingCount} the number
+ * of processing entries; with metrics on, the processing entries are also linked from
+ * {@link #processingHead};
+ * <li>once {@link #shuttingDown} is set no item becomes dirty.
  * </ul>
- * With metrics on, every transition other than a duplicate add happens under the lock, so
- * that the per-item metrics bookkeeping sees transitions in order.
+ * Histograms are recorded after the lock is released; blocked consumers and drains wait
+ * on the lock's conditions and are signalled by the transition that releases them.
  *
  * @param <T> the item type
  */
@@ -53,57 +52,63 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 
 	private static final System.Logger logger = System.getLogger(WorkQueue.class.getName());
 
+	/** An add that made the item dirty. */
+	static final int ADDED = 1;
+
+	/** An add of an item that was dirty already. */
+	static final int UNCHANGED = 0;
+
+	/** An add refused because the queue is shutting down. */
+	static final int DROPPED = -1;
+
 	private final String name;
 
 	final Clock clock;
 
-	final QueueMetrics<T> metrics;
+	final QueueMetrics metrics;
 
 	final ReentrantLock lock = new ReentrantLock();
 
 	private final Condition notEmpty = this.lock.newCondition();
 
-	private final Condition idle = this.lock.newCondition();
+	private final Condition notProcessing = this.lock.newCondition();
 
-	/** Lock-free; see the class comment. */
-	private final ConcurrentLinkedQueue<T> fifo = new ConcurrentLinkedQueue<>();
+	/** Written under {@code lock}, read without it only by a duplicate add. */
+	final ConcurrentHashMap<T, QueueEntry<T>> entries = new ConcurrentHashMap<>();
 
-	/** The size of {@link #fifo}, kept alongside because its own size() walks it. */
-	private final AtomicInteger queuedCount = new AtomicInteger();
+	/** Guarded by {@code lock}. */
+	private final ArrayDeque<QueueEntry<T>> fifo = new ArrayDeque<>();
 
-	/** Consumers blocked in get; incremented before their last look at the FIFO. */
-	private final AtomicInteger blockedConsumers = new AtomicInteger();
+	/** The size of {@link #fifo}; written under {@code lock}. */
+	private volatile int queued;
 
-	/** Changed by compare-and-set; see the class comment. */
-	private final ConcurrentHashMap<T, ItemState> states = new ConcurrentHashMap<>();
+	/** Guarded by {@code lock}. */
+	private int processingCount;
 
-	private final AtomicInteger processingCount = new AtomicInteger();
+	/** Guarded by {@code lock}: consumers waiting in get. */
+	private int waitingConsumers;
 
 	/** Written under {@code lock}. */
 	private volatile boolean shuttingDown;
 
-	/** Written under {@code lock}: a drain waits for processing to become empty. */
-	private volatile boolean draining;
+	/** Guarded by {@code lock}: a drain waits for processing to become empty. */
+	private boolean draining;
 
-	/** Guarded by {@code lock}. */
-	private Clock.@Nullable Timer unfinishedWorkTimer;
+	/** Guarded by {@code lock}: the processing entries, with metrics on. */
+	private @Nullable QueueEntry<T> processingHead;
 
 	private final long unfinishedWorkPeriodNanos;
+
+	private volatile Clock.@Nullable Timer unfinishedWorkTimer;
 
 	public DefaultWorkQueue(String name, Clock clock, MetricsProvider metricsProvider,
 			Duration unfinishedWorkUpdatePeriod) {
 		this.name = name;
 		this.clock = clock;
-		this.metrics = QueueMetrics.create(name, clock, metricsProvider);
+		this.metrics = QueueMetrics.create(name, metricsProvider);
 		this.unfinishedWorkPeriodNanos = Nanos.of(unfinishedWorkUpdatePeriod);
 		if (this.metrics.enabled()) {
-			this.lock.lock();
-			try {
-				scheduleUnfinishedWorkUpdate();
-			}
-			finally {
-				this.lock.unlock();
-			}
+			scheduleUnfinishedWorkUpdate();
 		}
 	}
 
@@ -115,99 +120,123 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	@Override
 	public void add(T item) {
 		Objects.requireNonNull(item, "item");
-		// A duplicate add changes nothing: answered without the lock unless a layer holds
-		// the item elsewhere. The order of the reads matters: the add is linearized at
-		// the
-		// state read, and the later reads prove nothing that would change its effect
-		// happened in between.
-		ItemState state = this.states.get(item);
-		boolean elsewhere = isHeldElsewhere(item);
-		if (isDirty(state) && !elsewhere && !this.shuttingDown) {
-			return;
+		QueueEntry<T> seen = this.entries.get(item);
+		if (seen != null) {
+			int state = seen.state();
+			if ((state & (QueueEntry.DIRTY | QueueEntry.WAITING | QueueEntry.REMOVED)) == QueueEntry.DIRTY
+					&& seen.confirm(state) && !this.shuttingDown) {
+				return;
+			}
 		}
-		if (!elsewhere && !this.metrics.enabled()) {
-			applyAdd(item, state);
-			return;
-		}
+		int outcome;
 		this.lock.lock();
 		try {
-			addLocked(item);
+			promoteDueLocked();
+			outcome = addLocked(item);
 		}
 		finally {
 			this.lock.unlock();
 		}
-	}
-
-	private static boolean isDirty(@Nullable ItemState state) {
-		return state == ItemState.QUEUED || state == ItemState.PROCESSING_DIRTY;
+		recordAdd(outcome);
 	}
 
 	/**
-	 * Tells whether a layer holds the item outside the FIFO, so that an add must take the
-	 * lock to see it even when the item is dirty. Read without the lock.
+	 * Records the outcome of {@link #addLocked(Object)} after the lock is released.
+	 * @param outcome what it returned
+	 */
+	final void recordAdd(int outcome) {
+		if (outcome == ADDED) {
+			this.metrics.added(1);
+		}
+		else if (outcome == DROPPED) {
+			this.metrics.dropped(DropReason.ADD_AFTER_SHUTDOWN, 1);
+		}
+	}
+
+	/**
+	 * The add, under the lock.
 	 * @param item the item
-	 * @return true if the add must take the lock
+	 * @return {@link #ADDED} if the item became dirty, {@link #UNCHANGED} if it was dirty
+	 * already, {@link #DROPPED} if the queue is shutting down
 	 */
-	boolean isHeldElsewhere(T item) {
-		return false;
+	final int addLocked(T item) {
+		if (this.shuttingDown) {
+			return DROPPED;
+		}
+		QueueEntry<T> entry = this.entries.get(item);
+		if (entry == null) {
+			entry = new QueueEntry<>(item, QueueEntry.DIRTY);
+			this.entries.put(item, entry);
+			becameDirtyLocked(entry);
+			enqueueLocked(entry);
+			return ADDED;
+		}
+		return addEntryLocked(entry) ? ADDED : UNCHANGED;
 	}
 
 	/**
-	 * The add, for callers that hold the lock; layers extend it.
-	 * @param item the item
+	 * The add of an item that has an entry, under the lock: supersedes its waiting entry,
+	 * then marks it dirty and queues it unless it is processing.
+	 * @param entry the item's entry
+	 * @return true if the item became dirty
 	 */
-	void addLocked(T item) {
-		applyAdd(item, this.states.get(item));
+	final boolean addEntryLocked(QueueEntry<T> entry) {
+		int state = entry.state();
+		if ((state & QueueEntry.WAITING) != 0) {
+			cancelWaitingLocked(entry);
+			state &= ~QueueEntry.WAITING;
+		}
+		if ((state & QueueEntry.DIRTY) != 0) {
+			entry.exchange(state);
+			return false;
+		}
+		entry.exchange(state | QueueEntry.DIRTY);
+		becameDirtyLocked(entry);
+		if ((state & QueueEntry.PROCESSING) == 0) {
+			enqueueLocked(entry);
+		}
+		return true;
+	}
+
+	private void becameDirtyLocked(QueueEntry<T> entry) {
+		if (this.metrics.enabled()) {
+			entry.addedAt = this.clock.nanoTime();
+			this.metrics.depthChanged(1);
+		}
+	}
+
+	private void enqueueLocked(QueueEntry<T> entry) {
+		this.fifo.addLast(entry);
+		this.queued = this.fifo.size();
+		if (this.waitingConsumers > 0) {
+			this.notEmpty.signal();
+		}
 	}
 
 	/**
-	 * The add's state transition, starting from the state last seen; takes the lock only
-	 * to push.
+	 * Removes the item's waiting entry from where it waits, if it is still there; layers
+	 * that keep waiting entries override it. Under the lock.
+	 * @param entry an entry whose state has {@link QueueEntry#WAITING}
 	 */
-	private void applyAdd(T item, @Nullable ItemState seen) {
-		ItemState state = seen;
-		for (;;) {
-			if (this.shuttingDown) {
-				this.metrics.dropped(DropReason.ADD_AFTER_SHUTDOWN, 1);
-				return;
-			}
-			if (state == null) {
-				state = this.states.putIfAbsent(item, ItemState.QUEUED);
-				if (state == null) {
-					push(item, true);
-					return;
-				}
-			}
-			else if (state == ItemState.PROCESSING) {
-				if (this.states.replace(item, ItemState.PROCESSING, ItemState.PROCESSING_DIRTY)) {
-					this.metrics.added(item);
-					return;
-				}
-				state = this.states.get(item);
-			}
-			else {
-				return;
-			}
-		}
+	void cancelWaitingLocked(QueueEntry<T> entry) {
+		throw new IllegalStateException("waiting entry in a queue without delays: " + entry.item);
 	}
 
-	private void push(T item, boolean newAdd) {
-		if (newAdd) {
-			this.metrics.added(item);
-		}
-		this.fifo.offer(item);
-		this.queuedCount.incrementAndGet();
-		// A consumer increments blockedConsumers before its last poll, so either it sees
-		// this item or this thread sees it blocked and wakes it.
-		if (this.blockedConsumers.get() > 0) {
-			this.lock.lock();
-			try {
-				this.notEmpty.signal();
-			}
-			finally {
-				this.lock.unlock();
-			}
-		}
+	/**
+	 * Moves the waiting items whose time has come into the queue; layers that keep
+	 * waiting items override it. Every operation calls it first, under the lock, so the
+	 * queue is always as if every due item had been added when it became due.
+	 */
+	void promoteDueLocked() {
+	}
+
+	/**
+	 * Removes the entry of an item whose state became empty. Under the lock.
+	 * @param entry the entry, whose state is empty
+	 */
+	final void releaseLocked(QueueEntry<T> entry) {
+		entry.exchange(QueueEntry.REMOVED);
+		this.entries.remove(entry.item, entry);
 	}
 
 	@Override
@@ -221,22 +250,19 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	}
 
 	private Optional<T> get(long timeoutNanos) throws InterruptedException {
-		if (!this.metrics.enabled()) {
-			T item = poll();
-			if (item != null || (timeoutNanos <= 0 && !this.shuttingDown)) {
-				return Optional.ofNullable(item);
-			}
-		}
-		long remaining = timeoutNanos;
+		QueueEntry<T> entry;
+		long queuedNanos = 0;
 		this.lock.lockInterruptibly();
 		try {
-			this.blockedConsumers.incrementAndGet();
-			try {
-				T item;
-				while ((item = poll()) == null && !this.shuttingDown) {
-					if (remaining <= 0) {
-						return Optional.empty();
-					}
+			long remaining = timeoutNanos;
+			for (;;) {
+				promoteDueLocked();
+				entry = this.fifo.pollFirst();
+				if (entry != null || this.shuttingDown || remaining <= 0) {
+					break;
+				}
+				this.waitingConsumers++;
+				try {
 					if (remaining == Long.MAX_VALUE) {
 						this.notEmpty.await();
 					}
@@ -244,87 +270,88 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 						remaining = this.notEmpty.awaitNanos(remaining);
 					}
 				}
-				return Optional.ofNullable(item);
+				finally {
+					this.waitingConsumers--;
+				}
 			}
-			finally {
-				this.blockedConsumers.decrementAndGet();
+			if (entry == null) {
+				return Optional.empty();
+			}
+			this.queued = this.fifo.size();
+			int state = entry.state();
+			entry.exchange((state & ~QueueEntry.DIRTY) | QueueEntry.PROCESSING);
+			this.processingCount++;
+			if (this.metrics.enabled()) {
+				long now = this.clock.nanoTime();
+				queuedNanos = now - entry.addedAt;
+				entry.addedAt = QueueEntry.NO_TIME;
+				entry.startedAt = now;
+				linkProcessingLocked(entry);
+				this.metrics.depthChanged(-1);
 			}
 		}
 		finally {
 			this.lock.unlock();
 		}
-	}
-
-	/** Takes the first item and marks it processing; with metrics on, under the lock. */
-	private @Nullable T poll() {
-		T item = this.fifo.poll();
-		if (item == null) {
-			return null;
+		if (this.metrics.enabled()) {
+			this.metrics.taken(queuedNanos);
 		}
-		this.queuedCount.decrementAndGet();
-		this.processingCount.incrementAndGet();
-		this.states.put(item, ItemState.PROCESSING);
-		this.metrics.taken(item);
-		return item;
+		return Optional.of(entry.item);
 	}
 
 	@Override
 	public void done(T item) {
 		Objects.requireNonNull(item, "item");
-		if (!this.metrics.enabled()) {
-			applyDone(item);
-			return;
-		}
+		long workNanos = -1;
 		this.lock.lock();
 		try {
-			applyDone(item);
+			promoteDueLocked();
+			QueueEntry<T> entry = this.entries.get(item);
+			if (entry == null) {
+				return;
+			}
+			int state = entry.state();
+			if ((state & QueueEntry.PROCESSING) == 0) {
+				return;
+			}
+			if (this.metrics.enabled()) {
+				workNanos = this.clock.nanoTime() - entry.startedAt;
+				entry.startedAt = QueueEntry.NO_TIME;
+				unlinkProcessingLocked(entry);
+			}
+			int after = state & ~QueueEntry.PROCESSING;
+			if (after == 0) {
+				releaseLocked(entry);
+			}
+			else {
+				entry.exchange(after);
+				if ((after & QueueEntry.DIRTY) != 0) {
+					enqueueLocked(entry);
+				}
+			}
+			if (--this.processingCount == 0) {
+				this.notProcessing.signalAll();
+			}
 		}
 		finally {
 			this.lock.unlock();
 		}
-	}
-
-	private void applyDone(T item) {
-		for (;;) {
-			ItemState state = this.states.get(item);
-			if (state == ItemState.PROCESSING) {
-				if (this.states.remove(item, ItemState.PROCESSING)) {
-					finishProcessing(item, false);
-					return;
-				}
-			}
-			else if (state == ItemState.PROCESSING_DIRTY) {
-				if (this.states.replace(item, ItemState.PROCESSING_DIRTY, ItemState.QUEUED)) {
-					finishProcessing(item, true);
-					return;
-				}
-			}
-			else {
-				return;
-			}
-		}
-	}
-
-	private void finishProcessing(T item, boolean requeue) {
-		this.metrics.finished(item);
-		int stillProcessing = this.processingCount.decrementAndGet();
-		if (requeue) {
-			push(item, false);
-		}
-		else if (stillProcessing == 0 && this.draining) {
-			this.lock.lock();
-			try {
-				this.idle.signalAll();
-			}
-			finally {
-				this.lock.unlock();
-			}
+		if (workNanos >= 0) {
+			this.metrics.finished(workNanos);
 		}
 	}
 
 	@Override
 	public int len() {
-		return this.queuedCount.get();
+		return this.queued;
+	}
+
+	/**
+	 * The number of queued items; under the lock.
+	 * @return the size of the FIFO
+	 */
+	final int queuedLocked() {
+		return this.fifo.size();
 	}
 
 	@Override
@@ -337,6 +364,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		finally {
 			this.lock.unlock();
 		}
+		afterShutDown();
 	}
 
 	@Override
@@ -345,12 +373,13 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		try {
 			this.draining = true;
 			shutDownLocked();
-			while (this.draining && this.processingCount.get() > 0) {
-				this.idle.await();
+			while (this.draining && this.processingCount > 0) {
+				this.notProcessing.await();
 			}
 		}
 		finally {
 			this.lock.unlock();
+			afterShutDown();
 		}
 	}
 
@@ -361,13 +390,14 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		try {
 			this.draining = true;
 			shutDownLocked();
-			while (this.draining && this.processingCount.get() > 0 && remaining > 0) {
-				remaining = this.idle.awaitNanos(remaining);
+			while (this.draining && this.processingCount > 0 && remaining > 0) {
+				remaining = this.notProcessing.awaitNanos(remaining);
 			}
-			return this.processingCount.get() == 0;
+			return this.processingCount == 0;
 		}
 		finally {
 			this.lock.unlock();
+			afterShutDown();
 		}
 	}
 
@@ -376,17 +406,25 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	 * hold. Called with the lock held, possibly more than once.
 	 */
 	void shutDownLocked() {
+		promoteDueLocked();
 		if (!this.shuttingDown) {
 			this.shuttingDown = true;
-			if (this.unfinishedWorkTimer != null) {
-				this.unfinishedWorkTimer.cancel();
-				this.unfinishedWorkTimer = null;
-			}
 			logger.log(System.Logger.Level.DEBUG, () -> "workqueue '" + this.name + "' shutting down with "
-					+ this.queuedCount.get() + " queued and " + this.processingCount.get() + " processing");
+					+ this.fifo.size() + " queued and " + this.processingCount + " processing");
 		}
 		this.notEmpty.signalAll();
-		this.idle.signalAll();
+		this.notProcessing.signalAll();
+	}
+
+	/**
+	 * Runs after a shutdown released the lock; layers extend it to report what they
+	 * dropped.
+	 */
+	void afterShutDown() {
+		Clock.Timer timer = this.unfinishedWorkTimer;
+		if (timer != null) {
+			timer.cancel();
+		}
 	}
 
 	@Override
@@ -394,30 +432,62 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		return this.shuttingDown;
 	}
 
+	private void linkProcessingLocked(QueueEntry<T> entry) {
+		QueueEntry<T> head = this.processingHead;
+		entry.nextProcessing = head;
+		if (head != null) {
+			head.previousProcessing = entry;
+		}
+		this.processingHead = entry;
+	}
+
+	private void unlinkProcessingLocked(QueueEntry<T> entry) {
+		QueueEntry<T> previous = entry.previousProcessing;
+		QueueEntry<T> next = entry.nextProcessing;
+		if (previous != null) {
+			previous.nextProcessing = next;
+		}
+		else {
+			this.processingHead = next;
+		}
+		if (next != null) {
+			next.previousProcessing = previous;
+		}
+		entry.previousProcessing = null;
+		entry.nextProcessing = null;
+	}
+
 	private void scheduleUnfinishedWorkUpdate() {
 		long deadline = Nanos.saturatedAdd(this.clock.nanoTime(), this.unfinishedWorkPeriodNanos);
-		this.unfinishedWorkTimer = this.clock.schedule(deadline, this::updateUnfinishedWork);
+		Clock.Timer timer = this.clock.schedule(deadline, this::updateUnfinishedWork);
+		this.unfinishedWorkTimer = timer;
+		// Read after the write, as shutdown writes the flag before it reads the timer:
+		// one of the two sees the other, so no timer outlives the shutdown.
+		if (this.shuttingDown) {
+			timer.cancel();
+		}
 	}
 
 	private void updateUnfinishedWork() {
+		long total = 0;
+		long longest = 0;
 		this.lock.lock();
 		try {
 			if (this.shuttingDown) {
 				return;
 			}
-			this.metrics.updateUnfinishedWork();
-			scheduleUnfinishedWorkUpdate();
+			long now = this.clock.nanoTime();
+			for (QueueEntry<T> entry = this.processingHead; entry != null; entry = entry.nextProcessing) {
+				long age = now - entry.startedAt;
+				total += age;
+				longest = Math.max(longest, age);
+			}
 		}
 		finally {
 			this.lock.unlock();
 		}
-	}
-
-	/** An item's place in the queue; an idle item has none. */
-	private enum ItemState {
-
-		QUEUED, PROCESSING, PROCESSING_DIRTY
-
+		this.metrics.unfinishedWork(total, longest);
+		scheduleUnfinishedWorkUpdate();
 	}
 
 	@Override

@@ -6,7 +6,7 @@ import io.github.workqueue.core.metrics.DropReason;
  * Records nothing; what a queue without metrics calls, so that its hot path does no
  * metrics work.
  */
-final class NoopQueueMetrics implements QueueMetrics<Object> {
+final class NoopQueueMetrics implements QueueMetrics {
 
 	static final NoopQueueMetrics INSTANCE = new NoopQueueMetrics();
 
@@ -14,15 +14,24 @@ final class NoopQueueMetrics implements QueueMetrics<Object> {
 	}
 
 	@Override
-	public void added(Object item) {
+	public boolean enabled() {
+		return false;
 	}
 
 	@Override
-	public void taken(Object item) {
+	public void depthChanged(int delta) {
 	}
 
 	@Override
-	public void finished(Object item) {
+	public void added(int count) {
+	}
+
+	@Override
+	public void taken(long queuedNanos) {
+	}
+
+	@Override
+	public void finished(long workNanos) {
 	}
 
 	@Override
@@ -38,12 +47,7 @@ final class NoopQueueMetrics implements QueueMetrics<Object> {
 	}
 
 	@Override
-	public void updateUnfinishedWork() {
-	}
-
-	@Override
-	public boolean enabled() {
-		return false;
+	public void unfinishedWork(long totalNanos, long longestNanos) {
 	}
 
 }

@@ -1,55 +1,63 @@
 package io.github.workqueue.core.internal;
 
-import io.github.workqueue.core.Clock;
 import io.github.workqueue.core.metrics.DropReason;
 import io.github.workqueue.core.metrics.MetricsProvider;
 
 /**
- * What a queue reports as it changes state. Calls marked "under the lock" are made while
- * the queue's lock is held, which is what keeps an implementation's per-item bookkeeping
- * consistent with the queue.
+ * What a queue reports as it changes state. The queue keeps the per-item timestamps
+ * itself (in its {@link QueueEntry entries}) and hands over finished measurements, so
+ * that the histograms are recorded after the queue's lock is released. Only the gauges
+ * that must agree with the queue's state ({@link #depthChanged(int)},
+ * {@link #waiting(int)}) are set under the lock.
  *
- * @param <T> the item type
+ * <p>
+ * <b>Concurrency.</b> Implementations are thread-safe.
  */
-interface QueueMetrics<T> {
+interface QueueMetrics {
 
-	/** A new (not deduplicated) add; under the lock. */
-	void added(T item);
+	/**
+	 * Tells whether this records anything; when it does not, queues read no clock and
+	 * keep no timestamps.
+	 * @return false for the no-op metrics
+	 */
+	boolean enabled();
 
-	/** A worker took the item; under the lock. */
-	void taken(T item);
+	/** Items became dirty (+) or were handed to a worker (-); under the lock. */
+	void depthChanged(int delta);
 
-	/** A worker finished the item; under the lock. */
-	void finished(T item);
+	/** New (not deduplicated) adds; any thread. */
+	void added(int count);
+
+	/** A worker took an item that had been queued for this long; any thread. */
+	void taken(long queuedNanos);
+
+	/** A worker finished an item that it had processed for this long; any thread. */
+	void finished(long workNanos);
 
 	/** A delayed or rate-limited add; any thread. */
 	void retried();
 
-	/** The number of waiting items changed; under the lock. */
+	/** The number of waiting items; under the lock. */
 	void waiting(int count);
 
 	/** Items were dropped; any thread. */
 	void dropped(DropReason reason, int count);
 
-	/** Recomputes the unfinished work gauges; under the lock. */
-	void updateUnfinishedWork();
-
-	/**
-	 * Tells whether this records anything, so that queues can skip the periodic update.
-	 * @return false for the no-op metrics
-	 */
-	boolean enabled();
+	/** The summed and the longest age of the items being processed; any thread. */
+	void unfinishedWork(long totalNanos, long longestNanos);
 
 	/**
 	 * Returns the metrics for a queue: none for an unnamed queue or the no-op provider,
 	 * as in client-go.
+	 * @param name the queue's name
+	 * @param provider where the metrics go
+	 * @return the metrics
 	 */
-	@SuppressWarnings("unchecked")
-	static <T> QueueMetrics<T> create(String name, Clock clock, MetricsProvider provider) {
+	static QueueMetrics create(String name, MetricsProvider provider) {
 		if (name.isEmpty() || provider == MetricsProvider.noop()) {
-			return (QueueMetrics<T>) NoopQueueMetrics.INSTANCE;
+			return NoopQueueMetrics.INSTANCE;
 		}
-		return new DefaultQueueMetrics<>(name, clock, provider);
+		return new DefaultQueueMetrics(name, provider);
 	}
 
 }

@@ -1,8 +1,9 @@
 package io.github.workqueue.core.internal;
 
 /**
- * An item waiting in a {@link DefaultDelayingQueue}: when it becomes ready, the order it
- * was first added in (to break ties), and its place in the {@link WaitingHeap}.
+ * An item's pending delayed add in a {@link DefaultDelayingQueue}: when it becomes ready,
+ * the order it was first added in (to break ties), and its place in the
+ * {@link WaitingHeap}.
  *
  * <p>
  * <b>Concurrency.</b> Not thread-safe; guarded by the owning queue's lock.
@@ -11,7 +12,7 @@ package io.github.workqueue.core.internal;
  */
 final class WaitingEntry<T> {
 
-	final T item;
+	final QueueEntry<T> entry;
 
 	final long sequence;
 
@@ -20,8 +21,8 @@ final class WaitingEntry<T> {
 	/** Index in the heap's array, or -1 when not in the heap. */
 	int heapIndex = -1;
 
-	WaitingEntry(T item, long readyAt, long sequence) {
-		this.item = item;
+	WaitingEntry(QueueEntry<T> entry, long readyAt, long sequence) {
+		this.entry = entry;
 		this.readyAt = readyAt;
 		this.sequence = sequence;
 	}

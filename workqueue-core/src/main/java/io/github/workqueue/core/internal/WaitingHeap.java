@@ -29,6 +29,10 @@ final class WaitingHeap<T> {
 		return (this.size > 0) ? this.entries[0] : null;
 	}
 
+	WaitingEntry<T> get(int index) {
+		return this.entries[index];
+	}
+
 	void add(WaitingEntry<T> entry) {
 		if (this.size == this.entries.length) {
 			this.entries = Arrays.copyOf(this.entries, this.size * 2);
