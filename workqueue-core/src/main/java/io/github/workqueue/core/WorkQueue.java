@@ -29,7 +29,17 @@ import java.util.Optional;
  *
  * <p>
  * <b>Concurrency.</b> Implementations are thread-safe: any number of producers and
- * consumers may call any method concurrently.
+ * consumers may call any method concurrently, and every operation takes effect atomically
+ * at one point between its call and its return (it is linearizable against the sequential
+ * model of a FIFO with a dirty and a processing set).
+ *
+ * <p>
+ * <b>Memory consistency.</b> Actions in a thread before {@code add(x)} (or a delayed or
+ * rate-limited add of {@code x}) <i>happen-before</i> the actions of the worker that
+ * processes {@code x} in the processing the add caused or joined, from the return of
+ * {@code get} on; this holds for an add that was deduplicated too, as it does for
+ * client-go's mutex. Actions of a worker before {@code done(x)} happen-before the actions
+ * of the worker that processes {@code x} next.
  *
  * @param <T> the item type
  */

@@ -8,6 +8,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -22,7 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Many producers and consumers on one queue, checking client-go's guarantees as they run:
  * no item is ever held by two consumers at once, and every add that the queue accepted is
- * followed by a processing that starts after it. Both shutdown modes.
+ * followed by a processing that starts after it; {@code len()} and {@code waitingLen()}
+ * stay within bounds while it runs, and the gauges are zero at quiescence. Both shutdown
+ * modes.
  */
 class WorkQueueStressTest {
 
@@ -59,11 +62,14 @@ class WorkQueueStressTest {
 
 	@RepeatedTest(2)
 	void invariantsShouldHoldForARateLimitingQueueWithMetricsAndDelays() throws Exception {
+		RecordingMetricsProvider metrics = new RecordingMetricsProvider();
 		RateLimitingQueue<Integer> queue = WorkQueue.builder()
 			.name("stress")
-			.metricsProvider(new RecordingMetricsProvider())
+			.metricsProvider(metrics)
 			.buildRateLimiting();
 		run(true, queue);
+		assertThat(metrics.depth("stress")).as("depth gauge at quiescence").isZero();
+		assertThat(metrics.waiting("stress")).as("waiting gauge at quiescence").isZero();
 	}
 
 	private void run(boolean drain, WorkQueue<Integer> queue) throws Exception {
@@ -92,6 +98,8 @@ class WorkQueueStressTest {
 		for (int c = 0; c < CONSUMERS; c++) {
 			consumers.add(startThread("consumer-" + c, () -> consume(queue)));
 		}
+		AtomicBoolean running = new AtomicBoolean(true);
+		Thread sampler = startThread("sampler", () -> sample(queue, running));
 		start.countDown();
 		joinAll(producers);
 		if (queue instanceof DelayingQueue<Integer> delaying) {
@@ -106,6 +114,8 @@ class WorkQueueStressTest {
 			queue.shutDown();
 		}
 		joinAll(consumers);
+		running.set(false);
+		joinAll(List.of(sampler));
 
 		assertThat(this.violations).isEmpty();
 		assertThat(queue.len()).isZero();
@@ -115,6 +125,23 @@ class WorkQueueStressTest {
 			assertThat(this.lastProcessingStart.get(key)).as("key %d: processed after its last accepted add", key)
 				.isGreaterThan(this.lastAcceptedAdd.get(key));
 			assertThat(this.holders.get(key)).isNull();
+		}
+	}
+
+	/** Reads the sizes while the queue runs: never negative, never more than the keys. */
+	private void sample(WorkQueue<Integer> queue, AtomicBoolean running) {
+		while (running.get()) {
+			int len = queue.len();
+			if (len < 0 || len > KEYS) {
+				this.violations.add("len() = " + len);
+			}
+			if (queue instanceof DelayingQueue<Integer> delaying) {
+				int waiting = delaying.waitingLen();
+				if (waiting < 0 || waiting > KEYS) {
+					this.violations.add("waitingLen() = " + waiting);
+				}
+			}
+			Thread.yield();
 		}
 	}
 

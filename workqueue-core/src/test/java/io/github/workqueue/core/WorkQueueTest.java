@@ -146,6 +146,25 @@ class WorkQueueTest {
 	}
 
 	@Test
+	void shutDownWithDrainShouldReturnWhenTheLastItemIsDoneWhileDirty() throws Exception {
+		this.queue.add("a");
+		String item = this.queue.get().orElseThrow();
+		this.queue.add("a");
+		CompletableFuture<Boolean> drain = CompletableFuture.supplyAsync(() -> {
+			try {
+				return this.queue.shutDownWithDrain(Duration.ofMinutes(5));
+			}
+			catch (InterruptedException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+		assertThatTimesOut(drain);
+		this.queue.done(item);
+		assertThat(drain.get(10, TimeUnit.SECONDS)).as("drained: nothing is processing").isTrue();
+		assertThat(this.queue.get()).as("the re-added item is still handed out").contains("a");
+	}
+
+	@Test
 	void shutDownShouldReleaseAWaitingDrain() throws Exception {
 		this.queue.add("a");
 		this.queue.get();

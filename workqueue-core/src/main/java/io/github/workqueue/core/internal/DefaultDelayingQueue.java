@@ -166,18 +166,6 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 	}
 
 	@Override
-	public int len() {
-		this.lock.lock();
-		try {
-			promoteDueLocked();
-			return queuedLocked();
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	@Override
 	public int waitingLen() {
 		this.lock.lock();
 		try {
@@ -190,8 +178,7 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 	}
 
 	@Override
-	void shutDownLocked() {
-		promoteDueLocked();
+	void discardWaitingLocked() {
 		int discarded = this.heap.size();
 		if (discarded > 0) {
 			for (int i = 0; i < discarded; i++) {
@@ -213,7 +200,6 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 			this.armed.cancel();
 			this.armed = null;
 		}
-		super.shutDownLocked();
 	}
 
 	@Override

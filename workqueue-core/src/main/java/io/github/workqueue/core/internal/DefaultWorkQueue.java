@@ -25,26 +25,39 @@ import io.github.workqueue.core.metrics.MetricsProvider;
  *
  * <p>
  * <b>Concurrency.</b> One protocol, with metrics on or off: every change of state happens
- * under {@link #lock}, one per queue and shared with the layers built on this class, so
- * every operation takes effect at one point while it holds the lock. The one exception is
- * a duplicate add, which is answered without the lock: it reads the item's state,
- * {@linkplain QueueEntry#confirm(int) confirms} it with a compare-and-set and then reads
+ * under {@link #lock}, one per queue and shared with the layers built on this class, and
+ * every read but two is made under it too. The exceptions:
+ * <ul>
+ * <li>A duplicate add is answered without the lock. It reads the item's entry state,
+ * {@linkplain QueueEntry#confirm(int) confirms} it with a compare-and-set, then reads
  * {@link #shuttingDown}; it takes effect at the compare-and-set, where the item was dirty
- * and not waiting and the queue was not shutting down (which is never undone), so the add
- * changes nothing, as in the sequential model. The compare-and-set is read by the next
- * transition of the item, so what the adding thread wrote before the add happens-before
- * the processing the add joined. Invariants, under the lock:
+ * and not waiting and the queue was not yet shutting down (shutdown is never undone), so
+ * the add changes nothing, as in the sequential model. A locked operation takes effect at
+ * its first write of an entry state or of {@link #shuttingDown} (or at its lock
+ * acquisition if it writes neither); a locked operation writes at most one entry state
+ * apart from promotions of due items, which the model attributes to the passing of time,
+ * and a shutdown sets its flag before it touches any entry. So what a duplicate add sees
+ * is always the state of the model at its compare-and-set. For that reason {@link #len()}
+ * is read under the lock: a duplicate add can return while the add it duplicates is still
+ * inside the lock.
+ * <li>{@link #isShuttingDown()} reads the volatile flag.
+ * </ul>
+ * Every change of an entry state is an atomic read-modify-write, so the transition that
+ * follows a confirmation reads it: what a thread wrote before an add, deduplicated or
+ * not, happens-before the processing that the add caused or joined. Invariants, under the
+ * lock:
  * <ul>
  * <li>an entry is in {@link #fifo} exactly when it is dirty and not processing, and at
  * most once;
  * <li>an entry is in {@link #entries} exactly when its state is not empty;
- * <li>{@link #queued} is the size of {@link #fifo}, {@link #processingCount} the number
- * of processing entries; with metrics on, the processing entries are also linked from
- * {@link #processingHead};
- * <li>once {@link #shuttingDown} is set no item becomes dirty.
+ * <li>{@link #processingCount} is the number of processing entries; with metrics on, they
+ * are also linked from {@link #processingHead};
+ * <li>once {@link #shuttingDown} is set no item becomes dirty and nothing waits.
  * </ul>
  * Histograms are recorded after the lock is released; blocked consumers and drains wait
- * on the lock's conditions and are signalled by the transition that releases them.
+ * on the lock's conditions and are signalled by the transition that releases them: an
+ * item queued wakes one consumer, the last processing item done (requeued or not) wakes
+ * every drain.
  *
  * @param <T> the item type
  */
@@ -78,9 +91,6 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 
 	/** Guarded by {@code lock}. */
 	private final ArrayDeque<QueueEntry<T>> fifo = new ArrayDeque<>();
-
-	/** The size of {@link #fifo}; written under {@code lock}. */
-	private volatile int queued;
 
 	/** Guarded by {@code lock}. */
 	private int processingCount;
@@ -207,7 +217,6 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 
 	private void enqueueLocked(QueueEntry<T> entry) {
 		this.fifo.addLast(entry);
-		this.queued = this.fifo.size();
 		if (this.waitingConsumers > 0) {
 			this.notEmpty.signal();
 		}
@@ -277,7 +286,6 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 			if (entry == null) {
 				return Optional.empty();
 			}
-			this.queued = this.fifo.size();
 			int state = entry.state();
 			entry.exchange((state & ~QueueEntry.DIRTY) | QueueEntry.PROCESSING);
 			this.processingCount++;
@@ -341,17 +349,23 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		}
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Read under the lock: a duplicate add may return while the add it duplicates is
+	 * still inside the lock, and a count read without the lock could then miss an item
+	 * that an add already returned for.
+	 */
 	@Override
 	public int len() {
-		return this.queued;
-	}
-
-	/**
-	 * The number of queued items; under the lock.
-	 * @return the size of the FIFO
-	 */
-	final int queuedLocked() {
-		return this.fifo.size();
+		this.lock.lock();
+		try {
+			promoteDueLocked();
+			return this.fifo.size();
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	@Override
@@ -402,18 +416,28 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	}
 
 	/**
-	 * Marks the queue shut down and wakes everyone; layers extend it to release what they
-	 * hold. Called with the lock held, possibly more than once.
+	 * Marks the queue shut down and wakes everyone. Called with the lock held, possibly
+	 * more than once.
 	 */
-	void shutDownLocked() {
+	private void shutDownLocked() {
 		promoteDueLocked();
 		if (!this.shuttingDown) {
+			// Set before any waiting entry is discarded: a duplicate add that sees an
+			// entry changed by the discard then also sees the shutdown.
 			this.shuttingDown = true;
 			logger.log(System.Logger.Level.DEBUG, () -> "workqueue '" + this.name + "' shutting down with "
 					+ this.fifo.size() + " queued and " + this.processingCount + " processing");
 		}
+		discardWaitingLocked();
 		this.notEmpty.signalAll();
 		this.notProcessing.signalAll();
+	}
+
+	/**
+	 * Discards what waits outside the queue at shutdown; layers that keep waiting items
+	 * override it. Under the lock, after {@link #shuttingDown} is set.
+	 */
+	void discardWaitingLocked() {
 	}
 
 	/**
