@@ -5,6 +5,8 @@ import java.util.concurrent.TimeUnit;
 
 import io.kubernetes.client.extended.workqueue.DefaultWorkQueue;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -23,7 +25,9 @@ import io.github.workqueue.core.WorkQueue;
 /**
  * Workloads 1 and 6: one thread adds 1024 distinct keys, then takes and finishes each. An
  * operation is one item's add, get and done. The JDK's LinkedBlockingQueue (offer and
- * take, no dedup) is the floor; metrics on (Micrometer, simple registry) against off.
+ * take, no dedup) is the floor; metrics on against off, on Micrometer's Prometheus
+ * registry (what a Spring Boot application scrapes) and on its simple registry. What the
+ * metrics alone cost per item is {@link MetricsFloorBenchmark}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -39,6 +43,8 @@ public class CycleBenchmark {
 
 	private WorkQueue<Integer> oursWithMetrics;
 
+	private WorkQueue<Integer> oursWithSimpleMetrics;
+
 	private DefaultWorkQueue<Integer> kubernetes;
 
 	private LinkedBlockingQueue<Integer> jdk;
@@ -47,6 +53,10 @@ public class CycleBenchmark {
 	public void setUp() {
 		this.ours = WorkQueue.builder().name("cycle").build();
 		this.oursWithMetrics = WorkQueue.builder()
+			.name("cycle")
+			.metricsProvider(new MicrometerMetricsProvider(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)))
+			.build();
+		this.oursWithSimpleMetrics = WorkQueue.builder()
 			.name("cycle")
 			.metricsProvider(new MicrometerMetricsProvider(new SimpleMeterRegistry()))
 			.build();
@@ -58,6 +68,7 @@ public class CycleBenchmark {
 	public void tearDown() {
 		this.ours.shutDown();
 		this.oursWithMetrics.shutDown();
+		this.oursWithSimpleMetrics.shutDown();
 		this.kubernetes.shutDown();
 	}
 
@@ -69,6 +80,11 @@ public class CycleBenchmark {
 	@Benchmark
 	public void workqueueWithMetrics(Blackhole blackhole) throws InterruptedException {
 		cycle(this.oursWithMetrics, blackhole);
+	}
+
+	@Benchmark
+	public void workqueueWithSimpleMetrics(Blackhole blackhole) throws InterruptedException {
+		cycle(this.oursWithSimpleMetrics, blackhole);
 	}
 
 	private void cycle(WorkQueue<Integer> queue, Blackhole blackhole) throws InterruptedException {

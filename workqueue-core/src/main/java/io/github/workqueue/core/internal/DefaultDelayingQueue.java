@@ -64,12 +64,8 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 		Objects.requireNonNull(item, "item");
 		long delayNanos = Nanos.of(delay);
 		DelayTimer toStart;
-		this.lock.lock();
-		try {
+		synchronized (this.lock) {
 			toStart = addAfterLocked(item, delayNanos);
-		}
-		finally {
-			this.lock.unlock();
 		}
 		start(toStart);
 	}
@@ -167,13 +163,9 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 
 	@Override
 	public int waitingLen() {
-		this.lock.lock();
-		try {
+		synchronized (this.lock) {
 			promoteDueLocked();
 			return this.heap.size();
-		}
-		finally {
-			this.lock.unlock();
 		}
 	}
 
@@ -233,17 +225,13 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 
 	private void fire(DelayTimer timer) {
 		DelayTimer next;
-		this.lock.lock();
-		try {
+		synchronized (this.lock) {
 			if (this.armed != timer) {
 				return;
 			}
 			this.armed = null;
 			promoteDueLocked();
 			next = rearmLocked();
-		}
-		finally {
-			this.lock.unlock();
 		}
 		start(next);
 	}

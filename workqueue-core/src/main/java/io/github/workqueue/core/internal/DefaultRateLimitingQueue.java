@@ -33,35 +33,23 @@ public class DefaultRateLimitingQueue<T> extends DefaultDelayingQueue<T> impleme
 	public void addRateLimited(T item) {
 		Objects.requireNonNull(item, "item");
 		DelayTimer toStart;
-		this.lock.lock();
-		try {
+		synchronized (this.lock) {
 			toStart = addAfterLocked(item, Nanos.of(this.rateLimiter.when(item)));
-		}
-		finally {
-			this.lock.unlock();
 		}
 		start(toStart);
 	}
 
 	@Override
 	public void forget(T item) {
-		this.lock.lock();
-		try {
+		synchronized (this.lock) {
 			this.rateLimiter.forget(item);
-		}
-		finally {
-			this.lock.unlock();
 		}
 	}
 
 	@Override
 	public int numRequeues(T item) {
-		this.lock.lock();
-		try {
+		synchronized (this.lock) {
 			return this.rateLimiter.numRequeues(item);
-		}
-		finally {
-			this.lock.unlock();
 		}
 	}
 

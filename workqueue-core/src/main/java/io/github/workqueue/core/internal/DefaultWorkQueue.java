@@ -5,8 +5,7 @@ import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 
@@ -54,10 +53,13 @@ import io.github.workqueue.core.metrics.MetricsProvider;
  * are also linked from {@link #processingHead};
  * <li>once {@link #shuttingDown} is set no item becomes dirty and nothing waits.
  * </ul>
- * Histograms are recorded after the lock is released; blocked consumers and drains wait
- * on the lock's conditions and are signalled by the transition that releases them: an
- * item queued wakes one consumer, the last processing item done (requeued or not) wakes
- * every drain.
+ * Histograms are recorded after the lock is released. The lock is a monitor rather than a
+ * {@code ReentrantLock}: its short spin before parking keeps a dedup storm (producers
+ * adding idle keys while a consumer takes and finishes them) from turning every hand-over
+ * of the lock into a park and an unpark. Blocked consumers and drains wait on the
+ * monitor: an item queued notifies one consumer (all waiters during a drain, when a drain
+ * may be among them), the last processing item done (requeued or not) during a drain
+ * notifies every waiter, and shutdown notifies every waiter.
  *
  * @param <T> the item type
  */
@@ -80,11 +82,8 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 
 	final QueueMetrics metrics;
 
-	final ReentrantLock lock = new ReentrantLock();
-
-	private final Condition notEmpty = this.lock.newCondition();
-
-	private final Condition notProcessing = this.lock.newCondition();
+	/** The queue's one lock (a monitor), shared with the layers built on this class. */
+	final Object lock = new Object();
 
 	/** Written under {@code lock}, read without it only by a duplicate add. */
 	final ConcurrentHashMap<T, QueueEntry<T>> entries = new ConcurrentHashMap<>();
@@ -139,13 +138,9 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 			}
 		}
 		int outcome;
-		this.lock.lock();
-		try {
+		synchronized (this.lock) {
 			promoteDueLocked();
 			outcome = addLocked(item);
-		}
-		finally {
-			this.lock.unlock();
 		}
 		recordAdd(outcome);
 	}
@@ -218,7 +213,14 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	private void enqueueLocked(QueueEntry<T> entry) {
 		this.fifo.addLast(entry);
 		if (this.waitingConsumers > 0) {
-			this.notEmpty.signal();
+			// Only consumers wait on the monitor, except during a drain, when a drain
+			// waits too and one notification might wake it instead of a consumer.
+			if (this.draining) {
+				this.lock.notifyAll();
+			}
+			else {
+				this.lock.notify();
+			}
 		}
 	}
 
@@ -261,8 +263,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	private Optional<T> get(long timeoutNanos) throws InterruptedException {
 		QueueEntry<T> entry;
 		long queuedNanos = 0;
-		this.lock.lockInterruptibly();
-		try {
+		synchronized (this.lock) {
 			long remaining = timeoutNanos;
 			for (;;) {
 				promoteDueLocked();
@@ -272,12 +273,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 				}
 				this.waitingConsumers++;
 				try {
-					if (remaining == Long.MAX_VALUE) {
-						this.notEmpty.await();
-					}
-					else {
-						remaining = this.notEmpty.awaitNanos(remaining);
-					}
+					remaining = await(remaining);
 				}
 				finally {
 					this.waitingConsumers--;
@@ -298,21 +294,32 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 				this.metrics.depthChanged(-1);
 			}
 		}
-		finally {
-			this.lock.unlock();
-		}
 		if (this.metrics.enabled()) {
 			this.metrics.taken(queuedNanos);
 		}
 		return Optional.of(entry.item);
 	}
 
+	/**
+	 * Waits on the monitor, with the lock held.
+	 * @param remainingNanos how long at most, {@link Long#MAX_VALUE} for ever
+	 * @return what is left of the time
+	 */
+	private long await(long remainingNanos) throws InterruptedException {
+		if (remainingNanos == Long.MAX_VALUE) {
+			this.lock.wait();
+			return remainingNanos;
+		}
+		long start = System.nanoTime();
+		TimeUnit.NANOSECONDS.timedWait(this.lock, remainingNanos);
+		return remainingNanos - (System.nanoTime() - start);
+	}
+
 	@Override
 	public void done(T item) {
 		Objects.requireNonNull(item, "item");
 		long workNanos = -1;
-		this.lock.lock();
-		try {
+		synchronized (this.lock) {
 			promoteDueLocked();
 			QueueEntry<T> entry = this.entries.get(item);
 			if (entry == null) {
@@ -337,12 +344,9 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 					enqueueLocked(entry);
 				}
 			}
-			if (--this.processingCount == 0) {
-				this.notProcessing.signalAll();
+			if (--this.processingCount == 0 && this.draining) {
+				this.lock.notifyAll();
 			}
-		}
-		finally {
-			this.lock.unlock();
 		}
 		if (workNanos >= 0) {
 			this.metrics.finished(workNanos);
@@ -358,41 +362,33 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	 */
 	@Override
 	public int len() {
-		this.lock.lock();
-		try {
+		synchronized (this.lock) {
 			promoteDueLocked();
 			return this.fifo.size();
-		}
-		finally {
-			this.lock.unlock();
 		}
 	}
 
 	@Override
 	public void shutDown() {
-		this.lock.lock();
-		try {
+		synchronized (this.lock) {
 			this.draining = false;
 			shutDownLocked();
-		}
-		finally {
-			this.lock.unlock();
 		}
 		afterShutDown();
 	}
 
 	@Override
 	public void shutDownWithDrain() throws InterruptedException {
-		this.lock.lock();
 		try {
-			this.draining = true;
-			shutDownLocked();
-			while (this.draining && this.processingCount > 0) {
-				this.notProcessing.await();
+			synchronized (this.lock) {
+				this.draining = true;
+				shutDownLocked();
+				while (this.draining && this.processingCount > 0) {
+					this.lock.wait();
+				}
 			}
 		}
 		finally {
-			this.lock.unlock();
 			afterShutDown();
 		}
 	}
@@ -400,17 +396,17 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	@Override
 	public boolean shutDownWithDrain(Duration timeout) throws InterruptedException {
 		long remaining = Nanos.of(timeout);
-		this.lock.lock();
 		try {
-			this.draining = true;
-			shutDownLocked();
-			while (this.draining && this.processingCount > 0 && remaining > 0) {
-				remaining = this.notProcessing.awaitNanos(remaining);
+			synchronized (this.lock) {
+				this.draining = true;
+				shutDownLocked();
+				while (this.draining && this.processingCount > 0 && remaining > 0) {
+					remaining = await(remaining);
+				}
+				return this.processingCount == 0;
 			}
-			return this.processingCount == 0;
 		}
 		finally {
-			this.lock.unlock();
 			afterShutDown();
 		}
 	}
@@ -429,8 +425,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 					+ this.fifo.size() + " queued and " + this.processingCount + " processing");
 		}
 		discardWaitingLocked();
-		this.notEmpty.signalAll();
-		this.notProcessing.signalAll();
+		this.lock.notifyAll();
 	}
 
 	/**
@@ -495,8 +490,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	private void updateUnfinishedWork() {
 		long total = 0;
 		long longest = 0;
-		this.lock.lock();
-		try {
+		synchronized (this.lock) {
 			if (this.shuttingDown) {
 				return;
 			}
@@ -506,9 +500,6 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 				total += age;
 				longest = Math.max(longest, age);
 			}
-		}
-		finally {
-			this.lock.unlock();
 		}
 		this.metrics.unfinishedWork(total, longest);
 		scheduleUnfinishedWorkUpdate();

@@ -35,8 +35,8 @@ final class Lincheck {
 	}
 
 	static ModelCheckingOptions options() {
-		return new ModelCheckingOptions().iterations(Integer.getInteger("lincheck.iterations", 25))
-			.invocationsPerIteration(Integer.getInteger("lincheck.invocations", 50))
+		return new ModelCheckingOptions().iterations(Integer.getInteger("lincheck.iterations", 40))
+			.invocationsPerIteration(Integer.getInteger("lincheck.invocations", 100))
 			.threads(3)
 			.actorsPerThread(3)
 			.actorsBefore(2)
