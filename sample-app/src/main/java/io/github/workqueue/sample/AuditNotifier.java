@@ -9,8 +9,8 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
-import io.github.workqueue.autoconfigure.worker.ItemGivenUpEvent;
-import io.github.workqueue.autoconfigure.worker.QueueWorker;
+import io.github.workqueue.spring.ItemGivenUpEvent;
+import io.github.workqueue.spring.QueueWorker;
 
 /**
  * Sends an audit record per update downstream, on its own queue with a fast-slow limiter

@@ -8,8 +8,8 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
-import io.github.workqueue.autoconfigure.worker.QueueWorker;
-import io.github.workqueue.autoconfigure.worker.WorkResult;
+import io.github.workqueue.spring.QueueWorker;
+import io.github.workqueue.spring.WorkResult;
 
 /**
  * Reconciles one deployment key: reads the latest desired state and applies it. Many

@@ -2,31 +2,28 @@ package io.github.workqueue.autoconfigure;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.thread.Threading;
-import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
-import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 
 import io.github.workqueue.autoconfigure.internal.QueueBeanRegistrar;
 import io.github.workqueue.autoconfigure.internal.QueueSettingsResolver;
 import io.github.workqueue.autoconfigure.internal.RateLimiterFactory;
 import io.github.workqueue.autoconfigure.internal.WorkQueueFactory;
-import io.github.workqueue.autoconfigure.worker.internal.DefaultQueueWorkerRegistry;
-import io.github.workqueue.autoconfigure.worker.internal.QueueWorkerAnnotationBeanPostProcessor;
-import io.github.workqueue.autoconfigure.worker.internal.WorkObserver;
+import io.github.workqueue.spring.QueueWorkerOptions;
+import io.github.workqueue.spring.internal.QueueWorkerConfiguration;
 import io.github.workqueue.core.Clock;
 import io.github.workqueue.core.metrics.MetricsProvider;
 
 /**
  * Auto-configuration of the work queues: one bean per queue under
- * {@code workqueue.queues}, the {@link WorkQueueRegistry}, and the workers of
- * {@code @QueueWorker} methods.
+ * {@code workqueue.queues}, the {@link WorkQueueRegistry} (which is also where the
+ * workers find their queues and settings), and the workers of {@code @QueueWorker}
+ * methods, as {@code @EnableQueueWorkers} would set them up.
  *
  * <p>
  * Queues read time from the {@link Clock} bean if there is one (a
@@ -35,7 +32,7 @@ import io.github.workqueue.core.metrics.MetricsProvider;
  */
 @AutoConfiguration
 @EnableConfigurationProperties(WorkQueueProperties.class)
-@Import(QueueBeanRegistrar.class)
+@Import({ QueueBeanRegistrar.class, QueueWorkerConfiguration.class })
 public final class WorkQueueAutoConfiguration {
 
 	@Bean(QueueBeanRegistrar.FACTORY_BEAN_NAME)
@@ -56,18 +53,9 @@ public final class WorkQueueAutoConfiguration {
 	}
 
 	@Bean
-	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static QueueWorkerAnnotationBeanPostProcessor queueWorkerAnnotationBeanPostProcessor() {
-		return new QueueWorkerAnnotationBeanPostProcessor();
-	}
-
-	@Bean
-	DefaultQueueWorkerRegistry queueWorkerRegistry(WorkQueueRegistry workQueueRegistry,
-			WorkQueueFactory workQueueFactory, ObjectProvider<Clock> clock, ApplicationEventPublisher events,
-			Environment environment, WorkQueueProperties properties, ObjectProvider<WorkObserver> observer) {
-		return new DefaultQueueWorkerRegistry(workQueueRegistry, workQueueFactory, clock.getIfAvailable(Clock::system),
-				events, Threading.VIRTUAL.isActive(environment), properties.getShutdown().getTimeout(),
-				observer.getIfUnique());
+	@ConditionalOnMissingBean
+	QueueWorkerOptions queueWorkerOptions(WorkQueueProperties properties, Environment environment) {
+		return new QueueWorkerOptions(properties.getShutdown().getTimeout(), Threading.VIRTUAL.isActive(environment));
 	}
 
 }

@@ -9,8 +9,11 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ListableBeanFactory;
 
+import io.github.workqueue.autoconfigure.internal.QueueSettings;
 import io.github.workqueue.autoconfigure.internal.WorkQueueFactory;
 import io.github.workqueue.core.RateLimitingQueue;
+import io.github.workqueue.spring.QueueResolver;
+import io.github.workqueue.spring.WorkerSettings;
 
 /**
  * All the application's queues by name: the queue beans (declared under
@@ -20,7 +23,7 @@ import io.github.workqueue.core.RateLimitingQueue;
  * <p>
  * <b>Concurrency.</b> Thread-safe.
  */
-public class WorkQueueRegistry implements DisposableBean {
+public class WorkQueueRegistry implements QueueResolver, DisposableBean {
 
 	private final ListableBeanFactory beanFactory;
 
@@ -63,6 +66,24 @@ public class WorkQueueRegistry implements DisposableBean {
 	public RateLimitingQueue<Object> getOrCreateQueue(String name) {
 		RateLimitingQueue<Object> bean = queueBean(name);
 		return (bean != null) ? bean : this.undeclared.computeIfAbsent(name, this.factory::create);
+	}
+
+	/**
+	 * The queue of a {@code @QueueWorker}: {@link #getOrCreateQueue(String)}.
+	 */
+	@Override
+	public RateLimitingQueue<Object> queue(String queueName) {
+		return getOrCreateQueue(queueName);
+	}
+
+	/**
+	 * The queue's {@code workers}, {@code max-retries} and {@code not-retryable}, from
+	 * its properties or the defaults.
+	 */
+	@Override
+	public WorkerSettings settings(String queueName) {
+		QueueSettings settings = this.factory.settings(queueName);
+		return new WorkerSettings(settings.workers(), settings.maxRetries(), settings.notRetryable());
 	}
 
 	@SuppressWarnings("unchecked")

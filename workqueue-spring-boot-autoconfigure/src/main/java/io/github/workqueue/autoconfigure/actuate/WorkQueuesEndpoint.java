@@ -15,8 +15,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 import io.github.workqueue.autoconfigure.WorkQueueRegistry;
-import io.github.workqueue.autoconfigure.worker.QueueWorkerContainer;
-import io.github.workqueue.autoconfigure.worker.QueueWorkerRegistry;
+import io.github.workqueue.spring.QueueWorkerContainer;
+import io.github.workqueue.spring.QueueWorkerRegistry;
 import io.github.workqueue.core.RateLimitingQueue;
 
 /**

@@ -13,7 +13,7 @@ import org.springframework.context.annotation.Bean;
 import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
 import io.github.workqueue.autoconfigure.WorkQueueRegistry;
 import io.github.workqueue.autoconfigure.metrics.WorkQueueMetricsAutoConfiguration;
-import io.github.workqueue.autoconfigure.worker.QueueWorkerRegistry;
+import io.github.workqueue.spring.QueueWorkerRegistry;
 
 /**
  * The {@code workqueues} Actuator endpoint, when Actuator is on the classpath and the

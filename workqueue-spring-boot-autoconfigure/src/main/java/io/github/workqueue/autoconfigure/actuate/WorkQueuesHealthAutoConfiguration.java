@@ -9,7 +9,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 
 import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
-import io.github.workqueue.autoconfigure.worker.QueueWorkerRegistry;
+import io.github.workqueue.spring.QueueWorkerRegistry;
 
 /**
  * The {@code workqueues} health contributor, when Spring Boot's health module is on the

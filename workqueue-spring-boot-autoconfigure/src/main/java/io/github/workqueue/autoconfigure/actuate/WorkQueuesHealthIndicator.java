@@ -9,8 +9,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
-import io.github.workqueue.autoconfigure.worker.QueueWorkerContainer;
-import io.github.workqueue.autoconfigure.worker.QueueWorkerRegistry;
+import io.github.workqueue.spring.QueueWorkerContainer;
+import io.github.workqueue.spring.QueueWorkerRegistry;
 
 /**
  * DOWN when a running queue's worker threads died, or, if

@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 import io.github.workqueue.autoconfigure.WorkQueueProperties;
 import io.github.workqueue.autoconfigure.WorkQueueProperties.QueueProperties;
 import io.github.workqueue.autoconfigure.WorkQueueProperties.RateLimiterProperties;
+import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
 
 /**
  * Turns {@link WorkQueueProperties} into validated {@link QueueSettings}: each value a

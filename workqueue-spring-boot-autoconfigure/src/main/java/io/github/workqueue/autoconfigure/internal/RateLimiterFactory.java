@@ -11,6 +11,7 @@ import io.github.workqueue.core.ratelimit.FastSlowRateLimiter;
 import io.github.workqueue.core.ratelimit.MaxOfRateLimiter;
 import io.github.workqueue.core.ratelimit.RateLimiter;
 import io.github.workqueue.core.ratelimit.WithMaxWaitRateLimiter;
+import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
 
 /**
  * Builds the core's rate limiters from validated {@link RateLimiterSpec}s.

@@ -2,6 +2,7 @@ package io.github.workqueue.autoconfigure.internal;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
 
 /**
  * Explains an {@link InvalidWorkQueueConfigurationException} at startup: what is wrong,

@@ -8,9 +8,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.context.SmartLifecycle;
 
-import io.github.workqueue.autoconfigure.worker.QueueWorkerContainer;
-import io.github.workqueue.autoconfigure.worker.QueueWorkerRegistry;
-import io.github.workqueue.autoconfigure.worker.internal.DefaultQueueWorkerRegistry;
+import io.github.workqueue.spring.QueueWorkerContainer;
+import io.github.workqueue.spring.QueueWorkerRegistry;
+import io.github.workqueue.spring.internal.DefaultQueueWorkerRegistry;
 
 /**
  * Worker metrics, read from the containers when scraped:

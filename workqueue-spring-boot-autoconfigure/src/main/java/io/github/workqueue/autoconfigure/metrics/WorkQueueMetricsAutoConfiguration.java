@@ -11,7 +11,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConf
 import org.springframework.context.annotation.Bean;
 
 import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
-import io.github.workqueue.autoconfigure.worker.QueueWorkerRegistry;
+import io.github.workqueue.spring.QueueWorkerRegistry;
 import io.github.workqueue.core.metrics.MetricsProvider;
 
 /**

@@ -3,8 +3,8 @@ package io.github.workqueue.autoconfigure.observation;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
-import io.github.workqueue.autoconfigure.worker.WorkResult;
-import io.github.workqueue.autoconfigure.worker.internal.WorkObserver;
+import io.github.workqueue.spring.WorkResult;
+import io.github.workqueue.spring.internal.WorkObserver;
 
 /**
  * Makes each processed item an {@link Observation} named {@code workqueue.process}, with

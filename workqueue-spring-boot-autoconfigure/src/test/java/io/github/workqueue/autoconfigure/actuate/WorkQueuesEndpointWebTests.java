@@ -16,8 +16,8 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import io.github.workqueue.autoconfigure.WorkQueueRegistry;
-import io.github.workqueue.autoconfigure.worker.QueueWorker;
-import io.github.workqueue.autoconfigure.worker.QueueWorkerRegistry;
+import io.github.workqueue.spring.QueueWorker;
+import io.github.workqueue.spring.QueueWorkerRegistry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

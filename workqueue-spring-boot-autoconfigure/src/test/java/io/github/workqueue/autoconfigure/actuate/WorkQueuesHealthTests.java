@@ -14,7 +14,7 @@ import org.springframework.context.annotation.Configuration;
 
 import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
 import io.github.workqueue.autoconfigure.WorkQueueRegistry;
-import io.github.workqueue.autoconfigure.worker.QueueWorker;
+import io.github.workqueue.spring.QueueWorker;
 import io.github.workqueue.core.Clock;
 import io.github.workqueue.core.FakeClock;
 

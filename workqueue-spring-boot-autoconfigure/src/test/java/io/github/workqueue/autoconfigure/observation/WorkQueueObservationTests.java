@@ -15,7 +15,7 @@ import org.springframework.context.annotation.Configuration;
 
 import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
 import io.github.workqueue.autoconfigure.WorkQueueRegistry;
-import io.github.workqueue.autoconfigure.worker.QueueWorker;
+import io.github.workqueue.spring.QueueWorker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -28,6 +28,12 @@ import io.github.workqueue.autoconfigure.internal.WorkQueueConfigurationFailureA
 import io.github.workqueue.core.Clock;
 import io.github.workqueue.core.FakeClock;
 import io.github.workqueue.core.RateLimitingQueue;
+import io.github.workqueue.spring.GiveUpReason;
+import io.github.workqueue.spring.ItemGivenUpEvent;
+import io.github.workqueue.spring.QueueWorker;
+import io.github.workqueue.spring.QueueWorkerContainer;
+import io.github.workqueue.spring.QueueWorkerRegistry;
+import io.github.workqueue.spring.WorkResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

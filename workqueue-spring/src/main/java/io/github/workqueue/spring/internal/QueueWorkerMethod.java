@@ -1,4 +1,4 @@
-package io.github.workqueue.autoconfigure.worker.internal;
+package io.github.workqueue.spring.internal;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -8,8 +8,8 @@ import java.util.stream.Collectors;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
-import io.github.workqueue.autoconfigure.internal.InvalidWorkQueueConfigurationException;
-import io.github.workqueue.autoconfigure.worker.WorkResult;
+import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
+import io.github.workqueue.spring.WorkResult;
 
 /**
  * A validated {@code @QueueWorker} method and the bean to call it on.

@@ -1,6 +1,6 @@
-package io.github.workqueue.autoconfigure.worker.internal;
+package io.github.workqueue.spring.internal;
 
-import io.github.workqueue.autoconfigure.worker.WorkResult;
+import io.github.workqueue.spring.WorkResult;
 
 /**
  * Wraps each call of a worker method, for tracing and timing. At most one is used: the

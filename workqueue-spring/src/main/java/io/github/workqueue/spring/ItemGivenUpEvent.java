@@ -1,4 +1,4 @@
-package io.github.workqueue.autoconfigure.worker;
+package io.github.workqueue.spring;
 
 import org.springframework.context.ApplicationEvent;
 

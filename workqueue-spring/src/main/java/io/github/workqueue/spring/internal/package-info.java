@@ -1,4 +1,4 @@
 @NullMarked
-package io.github.workqueue.autoconfigure.worker;
+package io.github.workqueue.spring.internal;
 
 import org.jspecify.annotations.NullMarked;

@@ -1,4 +1,4 @@
-package io.github.workqueue.autoconfigure.worker.internal;
+package io.github.workqueue.spring.internal;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -17,8 +17,8 @@ import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 
-import io.github.workqueue.autoconfigure.internal.InvalidWorkQueueConfigurationException;
-import io.github.workqueue.autoconfigure.worker.QueueWorker;
+import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
+import io.github.workqueue.spring.QueueWorker;
 
 /**
  * Finds {@link QueueWorker} methods on every bean, validates them, and hands them to the

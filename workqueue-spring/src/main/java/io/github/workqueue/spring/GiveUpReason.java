@@ -1,4 +1,4 @@
-package io.github.workqueue.autoconfigure.worker;
+package io.github.workqueue.spring;
 
 /**
  * Why a worker gave an item up.

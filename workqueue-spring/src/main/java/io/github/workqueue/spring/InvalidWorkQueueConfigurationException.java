@@ -1,9 +1,9 @@
-package io.github.workqueue.autoconfigure.internal;
+package io.github.workqueue.spring;
 
 /**
- * Thrown at startup for configuration that cannot work: an invalid property or a
- * {@code @QueueWorker} method that cannot be called. Carries what is wrong and how to fix
- * it, for {@link WorkQueueConfigurationFailureAnalyzer}.
+ * Thrown at startup for configuration that cannot work: an invalid property, a
+ * {@code @QueueWorker} method that cannot be called, a queue that cannot be found.
+ * Carries what is wrong and how to fix it; Spring Boot's failure analysis prints both.
  */
 public class InvalidWorkQueueConfigurationException extends RuntimeException {
 
@@ -41,6 +41,18 @@ public class InvalidWorkQueueConfigurationException extends RuntimeException {
 	public static InvalidWorkQueueConfigurationException forMethod(String method, String problem, String fix) {
 		return new InvalidWorkQueueConfigurationException(
 				"Invalid @QueueWorker method " + method + ": " + problem + ".", fix);
+	}
+
+	/**
+	 * A queue that a {@code @QueueWorker} names but that cannot be found or made.
+	 * @param queueName the queue's name
+	 * @param problem what is wrong
+	 * @param fix how to fix it
+	 * @return the exception
+	 */
+	public static InvalidWorkQueueConfigurationException forQueue(String queueName, String problem, String fix) {
+		return new InvalidWorkQueueConfigurationException(
+				"Invalid workqueue configuration for queue '" + queueName + "': " + problem + ".", fix);
 	}
 
 	/**

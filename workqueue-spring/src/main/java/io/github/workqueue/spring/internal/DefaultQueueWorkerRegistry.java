@@ -1,6 +1,5 @@
-package io.github.workqueue.autoconfigure.worker.internal;
+package io.github.workqueue.spring.internal;
 
-import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -18,13 +17,13 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.task.VirtualThreadTaskExecutor;
 
-import io.github.workqueue.autoconfigure.WorkQueueRegistry;
-import io.github.workqueue.autoconfigure.internal.InvalidWorkQueueConfigurationException;
-import io.github.workqueue.autoconfigure.internal.QueueSettings;
-import io.github.workqueue.autoconfigure.internal.WorkQueueFactory;
-import io.github.workqueue.autoconfigure.worker.QueueWorkerContainer;
-import io.github.workqueue.autoconfigure.worker.QueueWorkerRegistry;
-import io.github.workqueue.autoconfigure.worker.internal.DefaultQueueWorkerContainer.WorkerPolicy;
+import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
+import io.github.workqueue.spring.QueueResolver;
+import io.github.workqueue.spring.QueueWorkerContainer;
+import io.github.workqueue.spring.QueueWorkerOptions;
+import io.github.workqueue.spring.QueueWorkerRegistry;
+import io.github.workqueue.spring.WorkerSettings;
+import io.github.workqueue.spring.internal.DefaultQueueWorkerContainer.WorkerPolicy;
 import io.github.workqueue.core.Clock;
 
 /**
@@ -49,17 +48,13 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 
 	private static final Log logger = LogFactory.getLog(QueueWorkerRegistry.class);
 
-	private final WorkQueueRegistry queues;
-
-	private final WorkQueueFactory factory;
+	private final QueueResolver queues;
 
 	private final Clock clock;
 
 	private final ApplicationEventPublisher events;
 
-	private final boolean virtualThreads;
-
-	private final Duration shutdownTimeout;
+	private final QueueWorkerOptions options;
 
 	private final WorkObserver observer;
 
@@ -70,15 +65,12 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 
 	private boolean running;
 
-	public DefaultQueueWorkerRegistry(WorkQueueRegistry queues, WorkQueueFactory factory, Clock clock,
-			ApplicationEventPublisher events, boolean virtualThreads, Duration shutdownTimeout,
-			@Nullable WorkObserver observer) {
+	public DefaultQueueWorkerRegistry(QueueResolver queues, Clock clock, ApplicationEventPublisher events,
+			QueueWorkerOptions options, @Nullable WorkObserver observer) {
 		this.queues = queues;
-		this.factory = factory;
 		this.clock = clock;
 		this.events = events;
-		this.virtualThreads = virtualThreads;
-		this.shutdownTimeout = shutdownTimeout;
+		this.options = options;
 		this.observer = (observer != null) ? observer : WorkObserver.NONE;
 	}
 
@@ -108,18 +100,18 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 
 	private DefaultQueueWorkerContainer createContainer(QueueWorkerEndpoint endpoint) {
 		String name = endpoint.queueName();
-		QueueSettings settings = this.factory.settings(name);
+		WorkerSettings settings = this.queues.settings(name);
 		int workers = (endpoint.workers() != null) ? endpoint.workers() : settings.workers();
 		LinkedHashSet<Class<? extends Throwable>> notRetryable = new LinkedHashSet<>(settings.notRetryable());
 		notRetryable.addAll(endpoint.notRetryable());
-		return new DefaultQueueWorkerContainer(this.queues.getOrCreateQueue(name), endpoint.method(),
+		return new DefaultQueueWorkerContainer(this.queues.queue(name), endpoint.method(),
 				new WorkerPolicy(settings.maxRetries(), List.copyOf(notRetryable)), workers, this.clock,
 				threadFactory(name), this.events, this.observer);
 	}
 
 	private ThreadFactory threadFactory(String queueName) {
 		String prefix = queueName + "-worker-";
-		if (this.virtualThreads) {
+		if (this.options.virtualThreads()) {
 			return new VirtualThreadTaskExecutor(prefix).getVirtualThreadFactory();
 		}
 		AtomicInteger count = new AtomicInteger();
@@ -132,7 +124,7 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 
 	/**
 	 * Shuts every queue down at once, then waits for all of them within one
-	 * {@code workqueue.shutdown.timeout}.
+	 * {@link QueueWorkerOptions#shutdownTimeout()}.
 	 */
 	@Override
 	public synchronized void stop() {
@@ -142,7 +134,7 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 		this.running = false;
 		Collection<DefaultQueueWorkerContainer> all = this.containers.values();
 		all.forEach(DefaultQueueWorkerContainer::initiateShutdown);
-		long deadline = System.nanoTime() + this.shutdownTimeout.toNanos();
+		long deadline = System.nanoTime() + this.options.shutdownTimeout().toNanos();
 		try {
 			for (DefaultQueueWorkerContainer container : all) {
 				container.awaitShutdown(deadline);

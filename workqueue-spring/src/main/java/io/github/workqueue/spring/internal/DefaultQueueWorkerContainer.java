@@ -1,4 +1,4 @@
-package io.github.workqueue.autoconfigure.worker.internal;
+package io.github.workqueue.spring.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,10 +17,10 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEventPublisher;
 
-import io.github.workqueue.autoconfigure.worker.GiveUpReason;
-import io.github.workqueue.autoconfigure.worker.ItemGivenUpEvent;
-import io.github.workqueue.autoconfigure.worker.QueueWorkerContainer;
-import io.github.workqueue.autoconfigure.worker.WorkResult;
+import io.github.workqueue.spring.GiveUpReason;
+import io.github.workqueue.spring.ItemGivenUpEvent;
+import io.github.workqueue.spring.QueueWorkerContainer;
+import io.github.workqueue.spring.WorkResult;
 import io.github.workqueue.core.Clock;
 import io.github.workqueue.core.RateLimitingQueue;
 

@@ -1,4 +1,4 @@
-package io.github.workqueue.autoconfigure.worker.internal;
+package io.github.workqueue.spring.internal;
 
 import java.util.List;
 

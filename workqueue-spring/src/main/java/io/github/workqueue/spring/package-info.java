@@ -1,0 +1,4 @@
+@NullMarked
+package io.github.workqueue.spring;
+
+import org.jspecify.annotations.NullMarked;
