@@ -89,10 +89,10 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 			return null;
 		}
 		long readyAt = Nanos.saturatedAdd(now, delayNanos);
-		QueueEntry<T> entry = this.entries.get(item);
+		QueueEntry<T> fresh = newEntry(item, QueueEntry.WAITING);
+		QueueEntry<T> entry = this.entries.putIfAbsent(item, fresh);
 		if (entry == null) {
-			entry = new QueueEntry<>(item, QueueEntry.WAITING);
-			this.entries.put(item, entry);
+			entry = fresh;
 		}
 		else {
 			int state = entry.state();
@@ -105,7 +105,7 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 				this.heap.movedEarlier(waiting);
 				return rearmLocked();
 			}
-			entry.exchange(state | QueueEntry.WAITING);
+			entry.set(state | QueueEntry.WAITING);
 		}
 		WaitingEntry<T> waiting = new WaitingEntry<>(entry, readyAt, this.nextSequence++);
 		entry.waiting = waiting;
@@ -181,7 +181,7 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 					releaseLocked(entry);
 				}
 				else {
-					entry.exchange(state);
+					entry.set(state);
 				}
 			}
 			this.heap.clear();

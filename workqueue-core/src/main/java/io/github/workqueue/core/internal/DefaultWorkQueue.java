@@ -41,10 +41,10 @@ import io.github.workqueue.core.metrics.MetricsProvider;
  * inside the lock.
  * <li>{@link #isShuttingDown()} reads the volatile flag.
  * </ul>
- * Every change of an entry state is an atomic read-modify-write, so the transition that
- * follows a confirmation reads it: what a thread wrote before an add, deduplicated or
- * not, happens-before the processing that the add caused or joined. Invariants, under the
- * lock:
+ * The take of an item is an atomic read-modify-write of its entry state, which reads any
+ * confirmation made before it (see {@link QueueEntry}): what a thread wrote before an
+ * add, deduplicated or not, happens-before the processing that the add caused or joined.
+ * Invariants, under the lock:
  * <ul>
  * <li>an entry is in {@link #fifo} exactly when it is dirty and not processing, and at
  * most once;
@@ -104,7 +104,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	private boolean draining;
 
 	/** Guarded by {@code lock}: the processing entries, with metrics on. */
-	private @Nullable QueueEntry<T> processingHead;
+	private @Nullable TimedQueueEntry<T> processingHead;
 
 	private final long unfinishedWorkPeriodNanos;
 
@@ -168,12 +168,13 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		if (this.shuttingDown) {
 			return DROPPED;
 		}
-		QueueEntry<T> entry = this.entries.get(item);
+		// One map operation for the common case, a new item; the entry made for nothing
+		// when the item has one already is short-lived.
+		QueueEntry<T> fresh = newEntry(item, QueueEntry.DIRTY);
+		QueueEntry<T> entry = this.entries.putIfAbsent(item, fresh);
 		if (entry == null) {
-			entry = new QueueEntry<>(item, QueueEntry.DIRTY);
-			this.entries.put(item, entry);
-			becameDirtyLocked(entry);
-			enqueueLocked(entry);
+			becameDirtyLocked(fresh);
+			enqueueLocked(fresh);
 			return ADDED;
 		}
 		return addEntryLocked(entry) ? ADDED : UNCHANGED;
@@ -192,10 +193,10 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 			state &= ~QueueEntry.WAITING;
 		}
 		if ((state & QueueEntry.DIRTY) != 0) {
-			entry.exchange(state);
+			entry.set(state);
 			return false;
 		}
-		entry.exchange(state | QueueEntry.DIRTY);
+		entry.set(state | QueueEntry.DIRTY);
 		becameDirtyLocked(entry);
 		if ((state & QueueEntry.PROCESSING) == 0) {
 			enqueueLocked(entry);
@@ -203,9 +204,19 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		return true;
 	}
 
+	/**
+	 * Makes an item's entry, with the timestamps only when metrics are on.
+	 * @param item the item
+	 * @param state its first state
+	 * @return the entry, not yet in the map
+	 */
+	final QueueEntry<T> newEntry(T item, int state) {
+		return this.metrics.enabled() ? new TimedQueueEntry<>(item, state) : new QueueEntry<>(item, state);
+	}
+
 	private void becameDirtyLocked(QueueEntry<T> entry) {
 		if (this.metrics.enabled()) {
-			entry.addedAt = this.clock.nanoTime();
+			((TimedQueueEntry<T>) entry).addedAt = this.clock.nanoTime();
 			this.metrics.depthChanged(1);
 		}
 	}
@@ -246,7 +257,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	 * @param entry the entry, whose state is empty
 	 */
 	final void releaseLocked(QueueEntry<T> entry) {
-		entry.exchange(QueueEntry.REMOVED);
+		entry.set(QueueEntry.REMOVED);
 		this.entries.remove(entry.item, entry);
 	}
 
@@ -287,10 +298,11 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 			this.processingCount++;
 			if (this.metrics.enabled()) {
 				long now = this.clock.nanoTime();
-				queuedNanos = now - entry.addedAt;
-				entry.addedAt = QueueEntry.NO_TIME;
-				entry.startedAt = now;
-				linkProcessingLocked(entry);
+				TimedQueueEntry<T> timed = (TimedQueueEntry<T>) entry;
+				queuedNanos = now - timed.addedAt;
+				timed.addedAt = TimedQueueEntry.NO_TIME;
+				timed.startedAt = now;
+				linkProcessingLocked(timed);
 				this.metrics.depthChanged(-1);
 			}
 		}
@@ -330,16 +342,17 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 				return;
 			}
 			if (this.metrics.enabled()) {
-				workNanos = this.clock.nanoTime() - entry.startedAt;
-				entry.startedAt = QueueEntry.NO_TIME;
-				unlinkProcessingLocked(entry);
+				TimedQueueEntry<T> timed = (TimedQueueEntry<T>) entry;
+				workNanos = this.clock.nanoTime() - timed.startedAt;
+				timed.startedAt = TimedQueueEntry.NO_TIME;
+				unlinkProcessingLocked(timed);
 			}
 			int after = state & ~QueueEntry.PROCESSING;
 			if (after == 0) {
 				releaseLocked(entry);
 			}
 			else {
-				entry.exchange(after);
+				entry.set(after);
 				if ((after & QueueEntry.DIRTY) != 0) {
 					enqueueLocked(entry);
 				}
@@ -451,8 +464,8 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		return this.shuttingDown;
 	}
 
-	private void linkProcessingLocked(QueueEntry<T> entry) {
-		QueueEntry<T> head = this.processingHead;
+	private void linkProcessingLocked(TimedQueueEntry<T> entry) {
+		TimedQueueEntry<T> head = this.processingHead;
 		entry.nextProcessing = head;
 		if (head != null) {
 			head.previousProcessing = entry;
@@ -460,9 +473,9 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		this.processingHead = entry;
 	}
 
-	private void unlinkProcessingLocked(QueueEntry<T> entry) {
-		QueueEntry<T> previous = entry.previousProcessing;
-		QueueEntry<T> next = entry.nextProcessing;
+	private void unlinkProcessingLocked(TimedQueueEntry<T> entry) {
+		TimedQueueEntry<T> previous = entry.previousProcessing;
+		TimedQueueEntry<T> next = entry.nextProcessing;
 		if (previous != null) {
 			previous.nextProcessing = next;
 		}
@@ -495,7 +508,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 				return;
 			}
 			long now = this.clock.nanoTime();
-			for (QueueEntry<T> entry = this.processingHead; entry != null; entry = entry.nextProcessing) {
+			for (TimedQueueEntry<T> entry = this.processingHead; entry != null; entry = entry.nextProcessing) {
 				long age = now - entry.startedAt;
 				total += age;
 				longest = Math.max(longest, age);

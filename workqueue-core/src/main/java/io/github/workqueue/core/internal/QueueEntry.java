@@ -6,8 +6,8 @@ import java.lang.invoke.VarHandle;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One item's record in a {@link DefaultWorkQueue}: its state bits, its metrics
- * timestamps, its place in the list of items being processed, and its waiting entry.
+ * One item's record in a {@link DefaultWorkQueue}: its state bits and its waiting entry;
+ * {@link TimedQueueEntry} adds what metrics need.
  *
  * <p>
  * <b>State.</b> {@link #state} is a set of bits: {@link #DIRTY} (client-go's dirty set),
@@ -19,16 +19,17 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>
  * <b>Concurrency.</b> Every field but {@link #state} is guarded by the owning queue's
- * lock. {@link #state} changes only under that lock and only by {@link #exchange(int)},
- * an atomic read-modify-write, except that a duplicate add outside the lock may
- * {@link #confirm(int)} it: a compare-and-set to the same value. Because every change is
- * a read-modify-write, the transition that follows a confirmation in the synchronization
- * order reads it, which carries the adding thread's writes to the worker that processes
- * the item.
+ * lock. {@link #state} changes only under that lock, except that a duplicate add outside
+ * the lock may {@link #confirm(int)} a dirty state: a compare-and-set to the same value.
+ * The take of a dirty item (dirty to processing) is an atomic read-modify-write
+ * ({@link #exchange(int)}): a confirmation either comes before it and is read by it, or
+ * fails and the add goes to the lock; that carries the adding thread's writes to the
+ * worker that processes the item. Other changes are release writes ({@link #set(int)}): a
+ * confirmation of the state they leave is read by the item's next take.
  *
  * @param <T> the item type
  */
-final class QueueEntry<T> {
+class QueueEntry<T> {
 
 	/** In client-go's dirty set: needs processing. */
 	static final int DIRTY = 1;
@@ -41,9 +42,6 @@ final class QueueEntry<T> {
 
 	/** Left the queue's map; never set together with another bit. */
 	static final int REMOVED = 8;
-
-	/** A timestamp that was not taken. */
-	static final long NO_TIME = Long.MIN_VALUE;
 
 	private static final VarHandle STATE;
 
@@ -62,17 +60,6 @@ final class QueueEntry<T> {
 	@SuppressWarnings("unused") // written through STATE
 	private volatile int state;
 
-	/** When the item was last added (metrics only). */
-	long addedAt = NO_TIME;
-
-	/** When its processing started (metrics only). */
-	long startedAt = NO_TIME;
-
-	/** Neighbours in the list of items being processed (metrics only). */
-	@Nullable QueueEntry<T> previousProcessing;
-
-	@Nullable QueueEntry<T> nextProcessing;
-
 	/** Its pending delayed add, set exactly when {@link #WAITING} is. */
 	@Nullable WaitingEntry<T> waiting;
 
@@ -86,12 +73,21 @@ final class QueueEntry<T> {
 	}
 
 	/**
-	 * Sets the state; under the queue's lock.
+	 * Sets the state with an atomic read-modify-write; for the take of a dirty item.
+	 * Under the queue's lock.
 	 * @param newState the new state bits
-	 * @return the state before
 	 */
-	int exchange(int newState) {
-		return (int) STATE.getAndSet(this, newState);
+	void exchange(int newState) {
+		STATE.getAndSet(this, newState);
+	}
+
+	/**
+	 * Sets the state with a release write; for every other change. Under the queue's
+	 * lock.
+	 * @param newState the new state bits
+	 */
+	void set(int newState) {
+		STATE.setRelease(this, newState);
 	}
 
 	/**
