@@ -1,5 +1,7 @@
 package io.github.workqueue.core;
 
+import java.time.Duration;
+
 import io.github.workqueue.core.ratelimit.RateLimiter;
 
 /**
@@ -21,10 +23,12 @@ public interface RateLimitingQueue<T> extends DelayingQueue<T> {
 
 	/**
 	 * Adds the item after the delay its rate limiter gives: {@code addAfter(item,
-	 * limiter.when(item))}.
+	 * limiter.when(item))}, as one atomic operation.
 	 * @param item the item, not null
+	 * @return the delay the limiter gave (the limiter is asked even when the queue is
+	 * shutting down and the add is dropped, as in client-go)
 	 */
-	void addRateLimited(T item);
+	Duration addRateLimited(T item);
 
 	/**
 	 * Clears the rate limiter's memory of the item. Does not call {@code done}.

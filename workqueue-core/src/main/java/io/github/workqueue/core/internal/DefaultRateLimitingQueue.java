@@ -30,13 +30,16 @@ public class DefaultRateLimitingQueue<T> extends DefaultDelayingQueue<T> impleme
 	}
 
 	@Override
-	public void addRateLimited(T item) {
+	public Duration addRateLimited(T item) {
 		Objects.requireNonNull(item, "item");
 		DelayTimer toStart;
+		Duration delay;
 		synchronized (this.lock) {
-			toStart = addAfterLocked(item, Nanos.of(this.rateLimiter.when(item)));
+			delay = this.rateLimiter.when(item);
+			toStart = addAfterLocked(item, Nanos.of(delay));
 		}
 		start(toStart);
+		return delay;
 	}
 
 	@Override

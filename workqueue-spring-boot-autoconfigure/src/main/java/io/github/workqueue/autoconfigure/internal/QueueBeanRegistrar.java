@@ -1,14 +1,30 @@
 package io.github.workqueue.autoconfigure.internal;
 
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.context.properties.bind.AbstractBindHandler;
+import org.springframework.boot.context.properties.bind.BindContext;
+import org.springframework.boot.context.properties.bind.BindHandler;
+import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 
 import io.github.workqueue.autoconfigure.WorkQueueProperties;
+import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
 
 /**
  * Registers one bean per queue under {@code workqueue.queues}, named after its key and
@@ -21,6 +37,10 @@ public class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar, Enviro
 	/** The name of the {@link WorkQueueFactory} bean the queue beans are made by. */
 	public static final String FACTORY_BEAN_NAME = "workQueueFactory";
 
+	private static final List<ConfigurationPropertyName> OWNED = List.of(
+			ConfigurationPropertyName.of("workqueue.defaults"), ConfigurationPropertyName.of("workqueue.queues"),
+			ConfigurationPropertyName.of("workqueue.shutdown"));
+
 	private Environment environment;
 
 	@Override
@@ -30,8 +50,7 @@ public class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar, Enviro
 
 	@Override
 	public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
-		WorkQueueProperties properties = Binder.get(this.environment)
-			.bindOrCreate("workqueue", WorkQueueProperties.class);
+		WorkQueueProperties properties = bind(this.environment);
 		new QueueSettingsResolver(properties, registry::containsBeanDefinition).validateAll();
 		for (String name : properties.getQueues().keySet()) {
 			if (registry.containsBeanDefinition(name)) {
@@ -44,6 +63,47 @@ public class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar, Enviro
 			definition.setDestroyMethodName("shutDown");
 			registry.registerBeanDefinition(name, definition);
 		}
+	}
+
+	/**
+	 * Binds {@code workqueue.*}, rejecting a property under {@code workqueue.defaults},
+	 * {@code workqueue.queues} or {@code workqueue.shutdown} that binds to nothing (a
+	 * typo such as {@code workqueue.queues.orders.wrokers}) with the property's name.
+	 * Other {@code workqueue.*} properties belong to other configuration classes.
+	 * @param environment the environment
+	 * @return the properties
+	 */
+	static WorkQueueProperties bind(Environment environment) {
+		Set<ConfigurationPropertyName> bound = new HashSet<>();
+		BindHandler recording = new AbstractBindHandler() {
+
+			@Override
+			public @Nullable Object onSuccess(ConfigurationPropertyName name, Bindable<?> target, BindContext context,
+					Object result) {
+				bound.add(name);
+				return result;
+			}
+
+		};
+		WorkQueueProperties properties = Binder.get(environment)
+			.bindOrCreate("workqueue", Bindable.of(WorkQueueProperties.class), recording);
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+			if (source instanceof IterableConfigurationPropertySource iterable) {
+				iterable.stream()
+					.filter((name) -> OWNED.stream().anyMatch((owned) -> owned.isAncestorOf(name)))
+					.filter((name) -> !bound.contains(name))
+					.findFirst()
+					.ifPresent((name) -> {
+						throw InvalidWorkQueueConfigurationException.forProperty(name.toString(),
+								String.valueOf(source.getConfigurationProperty(name).getValue()),
+								"is not a workqueue property",
+								"Remove it or correct its name. A queue takes workers, max-retries, not-retryable and "
+										+ "rate-limiter.* (type, base-delay, max-delay, qps, burst, fast-delay, "
+										+ "slow-delay, max-fast-attempts, max-wait, bean, limiters).");
+					});
+			}
+		}
+		return properties;
 	}
 
 }

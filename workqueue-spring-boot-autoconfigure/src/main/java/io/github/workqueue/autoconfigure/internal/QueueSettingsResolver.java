@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Predicate;
 
 import org.jspecify.annotations.Nullable;
@@ -62,8 +63,22 @@ public final class QueueSettingsResolver {
 	 * @throws InvalidWorkQueueConfigurationException for the first invalid value
 	 */
 	public void validateAll() {
+		Duration shutdownTimeout = this.properties.getShutdown().getTimeout();
+		if (shutdownTimeout.isNegative()) {
+			throw InvalidWorkQueueConfigurationException.forProperty("workqueue.shutdown.timeout", shutdownTimeout,
+					"must not be negative",
+					"Set how long shutdown may wait for items in flight, for example 30s, or 0 not to wait.");
+		}
 		resolve(null, this.properties.getDefaults(), DEFAULTS_PATH);
 		this.properties.getQueues().keySet().forEach(this::resolve);
+	}
+
+	/**
+	 * Returns the names of the queues declared under {@code workqueue.queues}.
+	 * @return the names
+	 */
+	public Set<String> declaredQueueNames() {
+		return this.properties.getQueues().keySet();
 	}
 
 	/**
@@ -92,6 +107,8 @@ public final class QueueSettingsResolver {
 			throw invalid(own.getMaxRetries(), path, DEFAULTS_PATH, ".max-retries", maxRetries, "must not be negative",
 					"Set it to 0 or more, or remove it to retry forever with the rate limiter's backoff.");
 		}
+		checkThrowables(defaults.getNotRetryable(), DEFAULTS_PATH + ".not-retryable");
+		checkThrowables(own.getNotRetryable(), path + ".not-retryable");
 		LinkedHashSet<Class<? extends Throwable>> notRetryable = new LinkedHashSet<>(defaults.getNotRetryable());
 		notRetryable.addAll(own.getNotRetryable());
 		RateLimiterSpec limiter = resolveLimiter(own.getRateLimiter(), path + ".rate-limiter", true);
@@ -229,6 +246,17 @@ public final class QueueSettingsResolver {
 	/**
 	 * An error about a value, named where it was set: the queue's own or the defaults.
 	 */
+	private static void checkThrowables(List<? extends Class<?>> types, String property) {
+		for (int i = 0; i < types.size(); i++) {
+			Class<?> type = types.get(i);
+			if (!Throwable.class.isAssignableFrom(type)) {
+				throw InvalidWorkQueueConfigurationException.forProperty(property + "[" + i + "]", type.getName(),
+						"is not an exception type",
+						"List exception classes (subclasses of java.lang.Throwable) that should never be retried.");
+			}
+		}
+	}
+
 	private static InvalidWorkQueueConfigurationException invalid(@Nullable Object own, String ownPath,
 			String inheritedPath, String property, Object value, String problem, String fix) {
 		String where = where(own, ownPath, inheritedPath) + property;

@@ -1,6 +1,7 @@
 package io.github.workqueue.autoconfigure.internal;
 
 import java.util.List;
+import java.util.Set;
 
 import io.github.workqueue.autoconfigure.WorkQueueBuilderCustomizer;
 import io.github.workqueue.core.Clock;
@@ -63,6 +64,14 @@ public final class WorkQueueFactory {
 	 */
 	public QueueSettings settings(String name) {
 		return this.settings.resolve(name);
+	}
+
+	/**
+	 * Returns the names of the queues declared under {@code workqueue.queues}.
+	 * @return the names
+	 */
+	public Set<String> declaredQueueNames() {
+		return this.settings.declaredQueueNames();
 	}
 
 }

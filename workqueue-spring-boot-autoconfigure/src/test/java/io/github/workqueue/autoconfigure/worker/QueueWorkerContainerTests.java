@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 
@@ -18,6 +19,8 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -34,10 +37,13 @@ import io.github.workqueue.spring.QueueWorker;
 import io.github.workqueue.spring.QueueWorkerContainer;
 import io.github.workqueue.spring.QueueWorkerRegistry;
 import io.github.workqueue.spring.WorkResult;
+import io.github.workqueue.spring.internal.DefaultQueueWorkerRegistry;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
+@ExtendWith(OutputCaptureExtension.class)
 class QueueWorkerContainerTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -80,7 +86,7 @@ class QueueWorkerContainerTests {
 				RecordingWorker worker = context.getBean(RecordingWorker.class);
 				await().until(() -> !worker.threads.isEmpty());
 				assertThat(isVirtual(worker.threads.get(0))).isTrue();
-				assertThat(worker.threadNames.get(0)).startsWith("orders-worker-");
+				assertThat(worker.threadNames.get(0)).isEqualTo("orders-worker-1");
 			});
 	}
 
@@ -139,6 +145,41 @@ class QueueWorkerContainerTests {
 			await().until(() -> worker.calls.get() == 3);
 			assertThat(container(context, "orders").outcomes().retried()).isGreaterThanOrEqualTo(2);
 		});
+	}
+
+	@Test
+	void everyFailedAttemptShouldBeLoggedAtWarnWithAttemptNextDelayAndException(CapturedOutput output) {
+		this.runner.withUserConfiguration(FailingWorker.class)
+			.withPropertyValues("workqueue.queues.orders.max-retries=5")
+			.run((context) -> {
+				RateLimitingQueue<Object> queue = queue(context, "orders");
+				queue.add("x");
+				await().until(() -> output.getOut().contains("retrying in"));
+				assertThat(output.getOut()).contains("WARN")
+					.contains("Queue 'orders': item 'x' failed (attempt 1 of 6), retrying in PT1S")
+					.contains("java.lang.IllegalStateException: boom x");
+			});
+	}
+
+	@Test
+	void requeuesShouldNotCountTowardsMaxRetries() {
+		this.runner.withUserConfiguration(RequeueingWorker.class)
+			.withPropertyValues("workqueue.queues.orders.max-retries=1")
+			.run((context) -> {
+				RateLimitingQueue<Object> queue = queue(context, "orders");
+				FakeClock clock = (FakeClock) context.getBean(Clock.class);
+				RequeueingWorker worker = context.getBean(RequeueingWorker.class);
+				queue.add("x");
+				await().until(() -> {
+					clock.step(Duration.ofMinutes(1));
+					return worker.calls.get() >= 6;
+				});
+				assertThat(context.getBean(GivenUpEvents.class).events)
+					.as("four requeues and one failure stay within max-retries 1")
+					.isEmpty();
+				assertThat(worker.calls.get()).isEqualTo(6);
+				assertThat(container(context, "orders").outcomes().retried()).isEqualTo(1);
+			});
 	}
 
 	@Test
@@ -295,6 +336,80 @@ class QueueWorkerContainerTests {
 			context.close();
 			assertThat(worker.calls.get()).as("in flight and queued both processed").isEqualTo(2);
 			assertThat(container.outcomes().unfinishedAtShutdown()).isZero();
+		});
+	}
+
+	@Test
+	void aMethodInterruptedAfterTheShutdownTimeoutShouldNotBeRetriedNorCalledAgain() {
+		this.runner.withUserConfiguration(BlockingWorker.class)
+			.withPropertyValues("workqueue.shutdown.timeout=100ms")
+			.run((context) -> {
+				RateLimitingQueue<Object> queue = queue(context, "orders");
+				BlockingWorker worker = context.getBean(BlockingWorker.class);
+				queue.add("a");
+				assertThat(worker.started.await(10, TimeUnit.SECONDS)).isTrue();
+				queue.add("b");
+				QueueWorkerContainer container = container(context, "orders");
+				context.close();
+				await().until(() -> container.liveWorkers() == 0);
+				assertThat(worker.calls.get()).as("no call after the container gave up").isEqualTo(1);
+				assertThat(container.outcomes().retried()).as("an interrupt is not a failure").isZero();
+			});
+	}
+
+	@Test
+	void theRegistryShouldRefuseToStartAgainAfterStop() {
+		this.runner.withUserConfiguration(RecordingWorker.class).run((context) -> {
+			DefaultQueueWorkerRegistry registry = context.getBean(DefaultQueueWorkerRegistry.class);
+			registry.stop();
+			assertThatIllegalStateException().isThrownBy(registry::start).withMessageContaining("cannot be restarted");
+		});
+	}
+
+	@Test
+	void aWorkerOfAnUndeclaredQueueShouldWarnWithTheNearestDeclaredName(CapturedOutput output) {
+		this.runner.withUserConfiguration(TypoWorker.class)
+			.withPropertyValues("workqueue.queues.orders.workers=2", "workqueue.queues.payments.workers=1")
+			.run((context) -> assertThat(output.getOut()).contains("WARN")
+				.contains("A @QueueWorker names queue 'order', which is not declared under workqueue.queues "
+						+ "(declared: [orders, payments])")
+				.contains("Did you mean 'orders'?"));
+	}
+
+	@Test
+	void anUnknownPropertyShouldFailStartupNamingIt() {
+		this.runner.withPropertyValues("workqueue.queues.orders.wrokers=3").run((context) -> {
+			FailureAnalysis analysis = analyze(context);
+			assertThat(analysis.getDescription()).contains("property 'workqueue.queues.orders.wrokers'")
+				.contains("is not a workqueue property");
+			assertThat(analysis.getAction()).contains("workers, max-retries");
+		});
+	}
+
+	@Test
+	void aNotRetryableTypeThatIsNotAnExceptionShouldFailStartup() {
+		this.runner.withPropertyValues("workqueue.queues.orders.not-retryable=java.lang.String").run((context) -> {
+			FailureAnalysis analysis = analyze(context);
+			assertThat(analysis.getDescription())
+				.contains("property 'workqueue.queues.orders.not-retryable[0]' (value: java.lang.String)")
+				.contains("is not an exception type");
+		});
+	}
+
+	@Test
+	void aNegativeShutdownTimeoutShouldFailStartup() {
+		this.runner.withPropertyValues("workqueue.shutdown.timeout=-1s")
+			.run((context) -> assertThat(analyze(context).getDescription())
+				.contains("property 'workqueue.shutdown.timeout'")
+				.contains("must not be negative"));
+	}
+
+	@Test
+	void anUnresolvableWorkersPlaceholderShouldFailStartupNamingTheMethod() {
+		this.runner.withUserConfiguration(PlaceholderWorker.class).run((context) -> {
+			FailureAnalysis analysis = analyze(context);
+			assertThat(analysis.getDescription()).contains(PlaceholderWorker.class.getName() + ".handle(String)")
+				.contains("@QueueWorker(workers = \"${app.workers}\") cannot be resolved");
 		});
 	}
 
@@ -477,6 +592,34 @@ class QueueWorkerContainerTests {
 			finally {
 				this.inProgress.remove(item);
 			}
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class RequeueingWorker {
+
+		final AtomicInteger calls = new AtomicInteger();
+
+		@QueueWorker("orders")
+		WorkResult handle(String item) {
+			int call = this.calls.incrementAndGet();
+			if (call <= 4) {
+				return WorkResult.requeue();
+			}
+			if (call == 5) {
+				throw new IllegalStateException("transient");
+			}
+			return WorkResult.done();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class TypoWorker {
+
+		@QueueWorker("order")
+		void handle(String item) {
 		}
 
 	}

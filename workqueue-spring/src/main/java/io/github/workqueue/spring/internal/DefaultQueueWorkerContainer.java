@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -80,6 +81,15 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	private final LongAdder givenUp = new LongAdder();
 
+	/**
+	 * Failed attempts per item since its last success: what {@code max-retries} counts. A
+	 * requeue asked for by a {@link WorkResult} is not a failure.
+	 */
+	private final ConcurrentHashMap<Object, Integer> failures = new ConcurrentHashMap<>();
+
+	/** Set once shutdown gave up waiting: no worker method call starts after it. */
+	private volatile boolean gaveUp;
+
 	private volatile long unfinishedAtShutdown;
 
 	private int waitingAtShutdown;
@@ -151,6 +161,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 			logger.warn("Queue '" + queueName() + "' shut down with " + unfinished + " unfinished item(s): " + inFlight
 					+ " in flight, " + queued + " queued, " + this.waitingAtShutdown + " waiting for a delay");
 		}
+		this.gaveUp = true;
 		for (Thread thread : this.threads) {
 			if (thread.isAlive()) {
 				thread.interrupt();
@@ -167,6 +178,10 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 					return;
 				}
 				Object item = next.get();
+				if (this.gaveUp) {
+					this.queue.done(item);
+					return;
+				}
 				if (this.paused && !this.stopping) {
 					// Paused while waiting in get: hand the item back, to the tail.
 					this.queue.add(item);
@@ -203,7 +218,9 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		try {
 			handle(item);
 		}
-		catch (RuntimeException | Error ex) {
+		catch (Throwable ex) {
+			// Also what a limiter bean or an event listener throws, checked or not: the
+			// worker must survive it.
 			logger.error("Queue '" + queueName() + "': handling the outcome of item '" + item + "' failed", ex);
 		}
 		finally {
@@ -228,6 +245,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 			return;
 		}
 		this.succeeded.increment();
+		this.failures.remove(item);
 		switch (result.kind()) {
 			case DONE -> this.queue.forget(item);
 			case REQUEUE -> this.queue.addRateLimited(item);
@@ -239,23 +257,34 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	}
 
 	private void failed(Object item, Throwable failure) {
+		if (failure instanceof InterruptedException) {
+			// The method was interrupted (shutdown gave up, or someone interrupted the
+			// worker): not a failure of the item. Keep the interrupt and put the item
+			// back; while the queue shuts down the add is dropped and counted.
+			Thread.currentThread().interrupt();
+			logger.warn("Queue '" + queueName() + "': worker interrupted while processing item '" + item
+					+ "'; the item is added back, not retried as a failure");
+			this.queue.add(item);
+			return;
+		}
+		int attempt = this.failures.merge(item, 1, Integer::sum);
 		if (this.policy.isNotRetryable(failure)) {
 			giveUp(item, GiveUpReason.NOT_RETRYABLE, failure);
 		}
-		else if (this.policy.retriesExhausted(this.queue.numRequeues(item))) {
+		else if (this.policy.retriesExhausted(attempt - 1)) {
 			giveUp(item, GiveUpReason.MAX_RETRIES, failure);
 		}
 		else {
 			this.retried.increment();
-			if (logger.isDebugEnabled()) {
-				logger.debug("Queue '" + queueName() + "': item '" + item + "' failed, retrying", failure);
-			}
-			this.queue.addRateLimited(item);
+			Duration delay = this.queue.addRateLimited(item);
+			logger.warn("Queue '" + queueName() + "': item '" + item + "' failed (attempt " + attempt
+					+ this.policy.ofMaxAttempts() + "), retrying in " + delay, failure);
 		}
 	}
 
 	private void giveUp(Object item, GiveUpReason reason, Throwable failure) {
-		int attempts = this.queue.numRequeues(item) + 1;
+		Integer failed = this.failures.remove(item);
+		int attempts = (failed != null) ? failed : 1;
 		this.queue.forget(item);
 		this.givenUp.increment();
 		logger.warn("Queue '" + queueName() + "': gave up item '" + item + "' after " + attempts + " attempt(s) ("
@@ -362,8 +391,13 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 			return this.notRetryable.stream().anyMatch((type) -> type.isInstance(failure));
 		}
 
-		boolean retriesExhausted(int requeues) {
-			return this.maxRetries != null && requeues >= this.maxRetries;
+		/** Whether an item that has failed this many times before may not be retried. */
+		boolean retriesExhausted(int retriesSoFar) {
+			return this.maxRetries != null && retriesSoFar >= this.maxRetries;
+		}
+
+		String ofMaxAttempts() {
+			return (this.maxRetries != null) ? " of " + (this.maxRetries + 1) : "";
 		}
 
 	}

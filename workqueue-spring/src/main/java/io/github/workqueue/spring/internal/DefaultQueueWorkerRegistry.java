@@ -65,6 +65,9 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 
 	private boolean running;
 
+	/** Stopped once: containers cannot start again, their queues are shut down. */
+	private boolean stopped;
+
 	public DefaultQueueWorkerRegistry(QueueResolver queues, Clock clock, ApplicationEventPublisher events,
 			QueueWorkerOptions options, @Nullable WorkObserver observer) {
 		this.queues = queues;
@@ -89,6 +92,10 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 		if (this.running) {
 			return;
 		}
+		if (this.stopped) {
+			throw new IllegalStateException("The queue workers cannot be restarted after they were stopped: "
+					+ "stopping shut their queues down. Create a new application context instead.");
+		}
 		Map<String, DefaultQueueWorkerContainer> created = new TreeMap<>(this.containers);
 		for (QueueWorkerEndpoint endpoint : this.endpoints.values()) {
 			created.computeIfAbsent(endpoint.queueName(), (name) -> createContainer(endpoint));
@@ -111,10 +118,17 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 
 	private ThreadFactory threadFactory(String queueName) {
 		String prefix = queueName + "-worker-";
-		if (this.options.virtualThreads()) {
-			return new VirtualThreadTaskExecutor(prefix).getVirtualThreadFactory();
-		}
 		AtomicInteger count = new AtomicInteger();
+		if (this.options.virtualThreads()) {
+			// Named here rather than by the executor, which counts from 0: one scheme,
+			// <queue>-worker-1..N, on both kinds of threads.
+			ThreadFactory virtual = new VirtualThreadTaskExecutor(prefix).getVirtualThreadFactory();
+			return (runnable) -> {
+				Thread thread = virtual.newThread(runnable);
+				thread.setName(prefix + count.incrementAndGet());
+				return thread;
+			};
+		}
 		return (runnable) -> {
 			Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
 			thread.setDaemon(true);
@@ -132,6 +146,7 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 			return;
 		}
 		this.running = false;
+		this.stopped = true;
 		Collection<DefaultQueueWorkerContainer> all = this.containers.values();
 		all.forEach(DefaultQueueWorkerContainer::initiateShutdown);
 		long deadline = System.nanoTime() + this.options.shutdownTimeout().toNanos();

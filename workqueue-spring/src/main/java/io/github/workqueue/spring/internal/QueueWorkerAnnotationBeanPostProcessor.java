@@ -46,7 +46,7 @@ public class QueueWorkerAnnotationBeanPostProcessor
 		annotated.forEach((method, annotation) -> {
 			Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
 			QueueWorkerMethod workerMethod = QueueWorkerMethod.of(bean, invocable, targetClass);
-			String queueName = resolve(annotation.value());
+			String queueName = resolve(annotation.value(), "value", workerMethod);
 			if (queueName.isBlank()) {
 				throw InvalidWorkQueueConfigurationException.forMethod(workerMethod.toString(),
 						"its @QueueWorker names no queue", "Set @QueueWorker(\"<queue name>\").");
@@ -61,7 +61,7 @@ public class QueueWorkerAnnotationBeanPostProcessor
 	}
 
 	private @Nullable Integer parseWorkers(String value, QueueWorkerMethod method) {
-		String resolved = resolve(value);
+		String resolved = resolve(value, "workers", method);
 		if (resolved.isBlank()) {
 			return null;
 		}
@@ -81,9 +81,29 @@ public class QueueWorkerAnnotationBeanPostProcessor
 		return workers;
 	}
 
-	private String resolve(String value) {
-		String resolved = (this.beanFactory != null) ? this.beanFactory.resolveEmbeddedValue(value) : value;
-		return (resolved != null) ? resolved : value;
+	private String resolve(String value, String attribute, QueueWorkerMethod method) {
+		String resolved;
+		try {
+			resolved = (this.beanFactory != null) ? this.beanFactory.resolveEmbeddedValue(value) : value;
+		}
+		catch (IllegalArgumentException ex) {
+			throw unresolvable(attribute, value, method, ex.getMessage());
+		}
+		if (resolved == null) {
+			return value;
+		}
+		if (resolved.contains("${")) {
+			// A lenient resolver leaves what it cannot resolve in place.
+			throw unresolvable(attribute, value, method, "'" + resolved + "' is left unresolved");
+		}
+		return resolved;
+	}
+
+	private static InvalidWorkQueueConfigurationException unresolvable(String attribute, String value,
+			QueueWorkerMethod method, @Nullable String reason) {
+		return InvalidWorkQueueConfigurationException.forMethod(method.toString(),
+				"@QueueWorker(" + attribute + " = \"" + value + "\") cannot be resolved: " + reason,
+				"Define the property the placeholder names, or give it a default, as in ${name:default}.");
 	}
 
 	@Override
