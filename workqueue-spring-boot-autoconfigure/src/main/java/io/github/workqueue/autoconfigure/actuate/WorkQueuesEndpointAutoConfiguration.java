@@ -4,8 +4,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -29,6 +31,14 @@ public final class WorkQueuesEndpointAutoConfiguration {
 	WorkQueuesEndpoint workQueuesEndpoint(WorkQueueRegistry queues, QueueWorkerRegistry workers,
 			ObjectProvider<MeterRegistry> meterRegistry) {
 		return new WorkQueuesEndpoint(queues, workers, meterRegistry.getIfUnique());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(WorkQueuesEndpoint.class)
+	@ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
+	WorkQueuesEndpointWebExtension workQueuesEndpointWebExtension(WorkQueuesEndpoint endpoint) {
+		return new WorkQueuesEndpointWebExtension(endpoint);
 	}
 
 }

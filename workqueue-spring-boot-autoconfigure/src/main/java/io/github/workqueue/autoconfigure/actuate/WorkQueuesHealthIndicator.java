@@ -3,6 +3,7 @@ package io.github.workqueue.autoconfigure.actuate;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 import org.jspecify.annotations.Nullable;
 
@@ -15,7 +16,8 @@ import io.github.workqueue.spring.QueueWorkerRegistry;
 /**
  * DOWN when a running queue's worker threads died, or, if
  * {@code workqueue.health.stuck-threshold} is set, when an item has been processing
- * longer than that. Details name each queue's problem.
+ * longer than that. Details give each queue's status, its problem if any, and its
+ * workers.
  */
 public class WorkQueuesHealthIndicator extends AbstractHealthIndicator {
 
@@ -31,27 +33,37 @@ public class WorkQueuesHealthIndicator extends AbstractHealthIndicator {
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
-		Map<String, Object> problems = new LinkedHashMap<>();
+		Map<String, Object> queues = new TreeMap<>();
+		boolean down = false;
 		for (QueueWorkerContainer container : this.workers.getContainers()) {
-			if (!container.isRunning()) {
-				continue;
+			String problem = problem(container);
+			down |= problem != null;
+			Map<String, Object> details = new LinkedHashMap<>();
+			details.put("status", (problem != null) ? "DOWN" : "UP");
+			if (problem != null) {
+				details.put("problem", problem);
 			}
-			if (container.liveWorkers() < container.workers()) {
-				problems.put(container.queueName(), "workers stopped unexpectedly: " + container.liveWorkers() + " of "
-						+ container.workers() + " alive");
-			}
-			else if (this.stuckThreshold != null && container.longestRunning().compareTo(this.stuckThreshold) > 0) {
-				problems.put(container.queueName(),
-						"an item has been processing for " + container.longestRunning().toSeconds()
-								+ "s, over the stuck threshold of " + this.stuckThreshold);
-			}
+			details.put("workers", container.workers());
+			details.put("liveWorkers", container.liveWorkers());
+			details.put("paused", container.isPaused());
+			details.put("longestRunningSeconds", container.longestRunning().toMillis() / 1000.0);
+			queues.put(container.queueName(), details);
 		}
-		if (problems.isEmpty()) {
-			builder.up().withDetail("queues", this.workers.getContainers().size());
+		(down ? builder.down() : builder.up()).withDetail("queues", queues);
+	}
+
+	private @Nullable String problem(QueueWorkerContainer container) {
+		if (!container.isRunning()) {
+			return null;
 		}
-		else {
-			builder.down().withDetails(problems);
+		if (container.liveWorkers() < container.workers()) {
+			return "workers stopped unexpectedly: " + container.liveWorkers() + " of " + container.workers() + " alive";
 		}
+		if (this.stuckThreshold != null && container.longestRunning().compareTo(this.stuckThreshold) > 0) {
+			return "an item has been processing for " + container.longestRunning().toSeconds()
+					+ "s, over the stuck threshold of " + this.stuckThreshold;
+		}
+		return null;
 	}
 
 }

@@ -79,10 +79,21 @@ class WorkQueuesEndpointWebTests {
 	}
 
 	@Test
-	void badInputShouldBe400() throws Exception {
-		assertThat(post("/actuator/workqueues/orders", "{\"action\":\"explode\"}").statusCode()).isEqualTo(400);
-		assertThat(post("/actuator/workqueues/orders", "{}").statusCode()).isEqualTo(400);
-		assertThat(post("/actuator/workqueues/nope", "{\"action\":\"pause\"}").statusCode()).isEqualTo(400);
+	void badInputShouldBe400WithABodyThatSaysWhatIsWrong() throws Exception {
+		HttpResponse<String> unknownAction = post("/actuator/workqueues/orders", "{\"action\":\"explode\"}");
+		assertThat(unknownAction.statusCode()).isEqualTo(400);
+		assertThat(unknownAction.body()).contains("Unknown action 'explode'")
+			.contains("\"actions\":[\"pause\",\"resume\"]");
+		HttpResponse<String> missingAction = post("/actuator/workqueues/orders", "{}");
+		assertThat(missingAction.statusCode()).isEqualTo(400);
+		assertThat(missingAction.body()).contains("Missing \\\"action\\\"");
+	}
+
+	@Test
+	void aWriteToAnUnknownQueueShouldBe404LikeARead() throws Exception {
+		HttpResponse<String> response = post("/actuator/workqueues/nope", "{\"action\":\"pause\"}");
+		assertThat(response.statusCode()).isEqualTo(404);
+		assertThat(response.body()).contains("No queue named 'nope'").contains("\"queues\":[");
 	}
 
 	@Test

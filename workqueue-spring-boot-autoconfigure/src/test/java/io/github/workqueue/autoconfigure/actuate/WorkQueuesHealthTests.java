@@ -1,6 +1,7 @@
 package io.github.workqueue.autoconfigure.actuate;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -34,7 +35,10 @@ class WorkQueuesHealthTests {
 		this.runner.run((context) -> {
 			Health health = context.getBean(WorkQueuesHealthIndicator.class).health();
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
-			assertThat(health.getDetails()).containsEntry("queues", 1);
+			assertThat(queueDetails(health, "orders")).containsEntry("status", "UP")
+				.containsEntry("workers", 1)
+				.containsEntry("liveWorkers", 1)
+				.containsEntry("paused", false);
 		});
 	}
 
@@ -44,8 +48,8 @@ class WorkQueuesHealthTests {
 			context.getBean(WorkQueueRegistry.class).getQueue("orders").shutDown();
 			WorkQueuesHealthIndicator indicator = context.getBean(WorkQueuesHealthIndicator.class);
 			await().until(() -> indicator.health().getStatus().equals(Status.DOWN));
-			assertThat(indicator.health().getDetails()).containsEntry("orders",
-					"workers stopped unexpectedly: 0 of 2 alive");
+			assertThat(queueDetails(indicator.health(), "orders")).containsEntry("status", "DOWN")
+				.containsEntry("problem", "workers stopped unexpectedly: 0 of 2 alive");
 		});
 	}
 
@@ -62,7 +66,7 @@ class WorkQueuesHealthTests {
 			clock.step(Duration.ofSeconds(1));
 			Health health = indicator.health();
 			assertThat(health.getStatus()).isEqualTo(Status.DOWN);
-			assertThat(health.getDetails()).containsEntry("orders",
+			assertThat(queueDetails(health, "orders")).containsEntry("problem",
 					"an item has been processing for 301s, over the stuck threshold of PT5M");
 			worker.release.countDown();
 		});
@@ -99,6 +103,13 @@ class WorkQueuesHealthTests {
 			this.release.await();
 		}
 
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> queueDetails(Health health, String queue) {
+		Map<String, Object> queues = (Map<String, Object>) health.getDetails().get("queues");
+		assertThat(queues).as("details of every queue").containsKey(queue);
+		return (Map<String, Object>) queues.get(queue);
 	}
 
 }
