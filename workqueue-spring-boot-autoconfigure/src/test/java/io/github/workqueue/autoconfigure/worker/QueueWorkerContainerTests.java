@@ -419,12 +419,22 @@ class QueueWorkerContainerTests {
 			RateLimitingQueue<Object> queue = queue(context, "orders");
 			RecordingWorker worker = context.getBean(RecordingWorker.class);
 			QueueWorkerContainer container = container(context, "orders");
+			await().until(() -> container.liveWorkers() == 1);
 			container.pause();
 			queue.add("a");
-			await().during(Duration.ofMillis(100)).until(() -> worker.items.isEmpty());
+			queue.add("b");
+			queue.addAfter("c", Duration.ofHours(1));
+			// A worker blocked in get when the pause came must not take an item and hand
+			// it back: the queue keeps both, in order, and the waiting one keeps waiting.
+			await().during(Duration.ofMillis(300))
+				.atMost(Duration.ofSeconds(5))
+				.until(() -> queue.len() == 2 && queue.waitingLen() == 1);
+			assertThat(worker.items).isEmpty();
 			assertThat(container.isPaused()).isTrue();
+			assertThat(container.liveWorkers()).as("the pause did not kill the worker").isEqualTo(1);
 			container.resume();
-			await().untilAsserted(() -> assertThat(worker.items).containsExactly("a"));
+			await().untilAsserted(() -> assertThat(worker.items).containsExactly("a", "b"));
+			assertThat(queue.waitingLen()).isEqualTo(1);
 		});
 	}
 

@@ -75,6 +75,9 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	private final AtomicLongArray busySince;
 
+	/** One per worker thread, by slot. */
+	private final WorkerSlot[] slots;
+
 	private final LongAdder succeeded = new LongAdder();
 
 	private final LongAdder retried = new LongAdder();
@@ -106,6 +109,10 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		this.events = events;
 		this.observer = observer;
 		this.busySince = new AtomicLongArray(workers);
+		this.slots = new WorkerSlot[workers];
+		for (int i = 0; i < workers; i++) {
+			this.slots[i] = new WorkerSlot();
+		}
 		for (int i = 0; i < workers; i++) {
 			this.busySince.set(i, IDLE);
 		}
@@ -119,6 +126,9 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 			int slot = i;
 			Thread thread = this.threadFactory.newThread(() -> runWorker(slot));
 			this.threads.add(thread);
+			synchronized (this.slots[slot]) {
+				this.slots[slot].thread = thread;
+			}
 		}
 		this.running = true;
 		this.liveWorkers.set(this.workers);
@@ -173,7 +183,10 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	private void runWorker(int slot) {
 		try {
 			while (awaitUnpaused()) {
-				Optional<Object> next = this.queue.get();
+				Optional<Object> next = take(slot);
+				if (next == null) {
+					continue;
+				}
 				if (next.isEmpty()) {
 					return;
 				}
@@ -181,12 +194,6 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 				if (this.gaveUp) {
 					this.queue.done(item);
 					return;
-				}
-				if (this.paused && !this.stopping) {
-					// Paused while waiting in get: hand the item back, to the tail.
-					this.queue.add(item);
-					this.queue.done(item);
-					continue;
 				}
 				process(slot, item);
 			}
@@ -196,6 +203,46 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		}
 		finally {
 			this.liveWorkers.decrementAndGet();
+		}
+	}
+
+	/**
+	 * Takes the next item, unless a pause interrupts the wait.
+	 * @param slot the worker's slot
+	 * @return the queue's answer, or null if a pause interrupted the wait
+	 * @throws InterruptedException if the worker was interrupted otherwise
+	 */
+	private @Nullable Optional<Object> take(int slot) throws InterruptedException {
+		WorkerSlot worker = this.slots[slot];
+		synchronized (worker) {
+			if (this.paused) {
+				return null;
+			}
+			worker.inGet = true;
+		}
+		try {
+			return this.queue.get();
+		}
+		catch (InterruptedException ex) {
+			synchronized (worker) {
+				worker.inGet = false;
+				if (worker.interruptedByPause) {
+					worker.interruptedByPause = false;
+					return null;
+				}
+			}
+			throw ex;
+		}
+		finally {
+			synchronized (worker) {
+				worker.inGet = false;
+				if (worker.interruptedByPause) {
+					// The pause came after the item was taken: its interrupt must not
+					// reach the worker method.
+					worker.interruptedByPause = false;
+					Thread.interrupted();
+				}
+			}
 		}
 	}
 
@@ -350,6 +397,16 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		finally {
 			this.pauseLock.unlock();
 		}
+		// A worker blocked in get would take the next item: interrupt the wait. Under the
+		// slot's lock, so the interrupt reaches the get and never the worker method.
+		for (WorkerSlot worker : this.slots) {
+			synchronized (worker) {
+				if (worker.inGet && worker.thread != null) {
+					worker.interruptedByPause = true;
+					worker.thread.interrupt();
+				}
+			}
+		}
 	}
 
 	@Override
@@ -377,6 +434,20 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	@Override
 	public String toString() {
 		return "QueueWorkerContainer[" + queueName() + ", " + this.method + ", workers=" + this.workers + "]";
+	}
+
+	/**
+	 * Whether a worker waits in {@code get}, and whether a pause interrupted it there.
+	 * Guarded by its own monitor.
+	 */
+	private static final class WorkerSlot {
+
+		@Nullable Thread thread;
+
+		boolean inGet;
+
+		boolean interruptedByPause;
+
 	}
 
 	/**
