@@ -72,7 +72,8 @@ public interface WorkQueue<T> {
 	 * returning queued items until none are left.
 	 * @return the item, or empty if and only if the queue is shut down and has no queued
 	 * item left
-	 * @throws InterruptedException if interrupted while waiting
+	 * @throws InterruptedException if interrupted before an item could be taken (on entry
+	 * or while waiting); no item is taken then
 	 */
 	Optional<T> get() throws InterruptedException;
 

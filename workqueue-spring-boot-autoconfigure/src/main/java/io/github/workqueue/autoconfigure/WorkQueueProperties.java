@@ -65,9 +65,24 @@ public class WorkQueueProperties {
 		private List<Class<? extends Throwable>> notRetryable = new ArrayList<>();
 
 		/**
+		 * Type of the queue's items, so that the queue bean can be injected as
+		 * RateLimitingQueue<ItemType>. Taken from the @QueueWorker method's parameter
+		 * when the queue has one.
+		 */
+		private @Nullable Class<?> itemType;
+
+		/**
 		 * How retries are spaced.
 		 */
 		private final RateLimiterProperties rateLimiter = new RateLimiterProperties();
+
+		public @Nullable Class<?> getItemType() {
+			return this.itemType;
+		}
+
+		public void setItemType(@Nullable Class<?> itemType) {
+			this.itemType = itemType;
+		}
 
 		public @Nullable Integer getWorkers() {
 			return this.workers;

@@ -1,20 +1,16 @@
 package io.github.workqueue.autoconfigure;
 
-import java.util.Comparator;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ListableBeanFactory;
 
 import io.github.workqueue.autoconfigure.internal.QueueSettings;
+import io.github.workqueue.autoconfigure.internal.UndeclaredQueueWarning;
 import io.github.workqueue.autoconfigure.internal.WorkQueueFactory;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.spring.QueueResolver;
@@ -29,8 +25,6 @@ import io.github.workqueue.spring.WorkerSettings;
  * <b>Concurrency.</b> Thread-safe.
  */
 public class WorkQueueRegistry implements QueueResolver, DisposableBean {
-
-	private static final Log logger = LogFactory.getLog(WorkQueueRegistry.class);
 
 	private final ListableBeanFactory beanFactory;
 
@@ -81,43 +75,9 @@ public class WorkQueueRegistry implements QueueResolver, DisposableBean {
 	@Override
 	public RateLimitingQueue<Object> queue(String queueName) {
 		if (queueBean(queueName) == null) {
-			warnIfUndeclared(queueName);
+			UndeclaredQueueWarning.warnIfUndeclared(queueName, this.factory.declaredQueueNames());
 		}
 		return getOrCreateQueue(queueName);
-	}
-
-	private void warnIfUndeclared(String queueName) {
-		Set<String> declared = this.factory.declaredQueueNames();
-		if (declared.isEmpty() || declared.contains(queueName)) {
-			return;
-		}
-		String nearest = declared.stream()
-			.min(Comparator.comparingInt((String candidate) -> editDistance(candidate, queueName)))
-			.orElseThrow();
-		logger.warn("A @QueueWorker names queue '" + queueName + "', which is not declared under workqueue.queues "
-				+ "(declared: " + new TreeSet<>(declared) + "); it gets a queue of its own with workqueue.defaults. "
-				+ "Did you mean '" + nearest + "'? If not, declare workqueue.queues." + queueName
-				+ " to silence this warning.");
-	}
-
-	/** Levenshtein distance, to suggest the declared name a typo was meant to be. */
-	static int editDistance(String a, String b) {
-		int[] previous = new int[b.length() + 1];
-		int[] current = new int[b.length() + 1];
-		for (int j = 0; j <= b.length(); j++) {
-			previous[j] = j;
-		}
-		for (int i = 1; i <= a.length(); i++) {
-			current[0] = i;
-			for (int j = 1; j <= b.length(); j++) {
-				int substitution = previous[j - 1] + ((a.charAt(i - 1) == b.charAt(j - 1)) ? 0 : 1);
-				current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-			}
-			int[] swap = previous;
-			previous = current;
-			current = swap;
-		}
-		return previous[b.length()];
 	}
 
 	/**

@@ -277,6 +277,11 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		synchronized (this.lock) {
 			long remaining = timeoutNanos;
 			for (;;) {
+				// As the JDK's blocking queues do: an interrupt that came before the
+				// item could be taken wins, so that a thread told to stop takes nothing.
+				if (Thread.interrupted()) {
+					throw new InterruptedException();
+				}
 				promoteDueLocked();
 				entry = this.fifo.pollFirst();
 				if (entry != null || this.shuttingDown || remaining <= 0) {

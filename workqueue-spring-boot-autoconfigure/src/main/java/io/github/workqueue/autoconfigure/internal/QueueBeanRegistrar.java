@@ -1,11 +1,14 @@
 package io.github.workqueue.autoconfigure.internal;
 
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.properties.bind.AbstractBindHandler;
@@ -20,19 +23,22 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyS
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 
 import io.github.workqueue.autoconfigure.WorkQueueProperties;
+import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
 
 /**
- * Registers one bean per queue under {@code workqueue.queues}, named after its key and
- * made by the {@link WorkQueueFactory}; a bean the application already defines under that
- * name wins. Validates the whole configuration first, so that a mistake fails startup
- * before any bean is created.
+ * Registers one bean per queue, named after it and made by the {@link WorkQueueFactory}:
+ * every queue under {@code workqueue.queues} and every queue a {@code @QueueWorker}
+ * method names, so that a queue only a worker names can be injected too. A bean the
+ * application already defines under that name wins. Validates the whole configuration
+ * first, so that a mistake fails startup before any bean is created.
  */
-public class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware {
+public class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware, BeanClassLoaderAware {
 
 	/** The name of the {@link WorkQueueFactory} bean the queue beans are made by. */
 	public static final String FACTORY_BEAN_NAME = "workQueueFactory";
@@ -43,6 +49,13 @@ public class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar, Enviro
 
 	private Environment environment;
 
+	private @Nullable ClassLoader classLoader;
+
+	@Override
+	public void setBeanClassLoader(ClassLoader classLoader) {
+		this.classLoader = classLoader;
+	}
+
 	@Override
 	public void setEnvironment(Environment environment) {
 		this.environment = environment;
@@ -52,17 +65,36 @@ public class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar, Enviro
 	public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
 		WorkQueueProperties properties = bind(this.environment);
 		new QueueSettingsResolver(properties, registry::containsBeanDefinition).validateAll();
-		for (String name : properties.getQueues().keySet()) {
-			if (registry.containsBeanDefinition(name)) {
-				continue;
+		Map<String, Class<?>> workerItemTypes = new QueueWorkerScanner(this.environment, this.classLoader)
+			.itemTypesByQueue(registry);
+		Map<String, @Nullable Class<?>> queues = new LinkedHashMap<>();
+		properties.getQueues().forEach((name, queue) -> queues.put(name, queue.getItemType()));
+		workerItemTypes.forEach((name, itemType) -> {
+			UndeclaredQueueWarning.warnIfUndeclared(name, properties.getQueues().keySet());
+			queues.put(name, itemType);
+		});
+		queues.forEach((name, itemType) -> {
+			if (!registry.containsBeanDefinition(name)) {
+				registry.registerBeanDefinition(name, queueDefinition(name, itemType));
 			}
-			RootBeanDefinition definition = new RootBeanDefinition();
-			definition.setFactoryBeanName(FACTORY_BEAN_NAME);
-			definition.setFactoryMethodName("create");
-			definition.getConstructorArgumentValues().addIndexedArgumentValue(0, name);
-			definition.setDestroyMethodName("shutDown");
-			registry.registerBeanDefinition(name, definition);
+		});
+	}
+
+	/**
+	 * A queue bean made by the {@link WorkQueueFactory}, typed
+	 * {@code RateLimitingQueue<itemType>} when the item type is known, so that it can be
+	 * injected by its generic type and a mismatched injection point fails at startup.
+	 */
+	private static RootBeanDefinition queueDefinition(String name, @Nullable Class<?> itemType) {
+		RootBeanDefinition definition = new RootBeanDefinition();
+		definition.setFactoryBeanName(FACTORY_BEAN_NAME);
+		definition.setFactoryMethodName("create");
+		definition.getConstructorArgumentValues().addIndexedArgumentValue(0, name);
+		definition.setDestroyMethodName("shutDown");
+		if (itemType != null) {
+			definition.setTargetType(ResolvableType.forClassWithGenerics(RateLimitingQueue.class, itemType));
 		}
+		return definition;
 	}
 
 	/**

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
@@ -101,12 +102,33 @@ class QueueWorkerContainerTests {
 	}
 
 	@Test
-	void queueNotDeclaredShouldBeMadeFromTheDefaults() {
-		this.runner.withUserConfiguration(RecordingWorker.class).run((context) -> {
-			assertThat(context).doesNotHaveBean("orders");
+	void queueNotDeclaredShouldBeMadeFromTheDefaultsAndBeAnInjectableBean() {
+		this.runner.withUserConfiguration(RecordingWorker.class, OrdersClient.class).run((context) -> {
+			assertThat(context).hasBean("orders");
 			assertThat(context.getBean(WorkQueueRegistry.class).getQueues()).containsKey("orders");
 			assertThat(container(context, "orders").workers()).isEqualTo(1);
+			OrdersClient client = context.getBean(OrdersClient.class);
+			assertThat(client.orders).as("injected by its generic type").isSameAs(queue(context, "orders"));
+			client.orders.add("from-a-client");
+			await().untilAsserted(
+					() -> assertThat(context.getBean(RecordingWorker.class).items).containsExactly("from-a-client"));
 		});
+	}
+
+	@Test
+	void aQueueInjectedWithTheWrongItemTypeShouldFailAtStartup() {
+		this.runner.withUserConfiguration(RecordingWorker.class, WrongTypeClient.class)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasMessageContaining("RateLimitingQueue<java.lang.Integer>"));
+	}
+
+	@Test
+	void aDeclaredQueueWithoutAWorkerShouldTakeItsItemTypeFromItsProperty() {
+		this.runner.withUserConfiguration(WrongTypeClient.class)
+			.withPropertyValues("workqueue.queues.orders.item-type=java.lang.Integer")
+			.run((context) -> assertThat(context.getBean(WrongTypeClient.class).orders)
+				.isSameAs(queue(context, "orders")));
 	}
 
 	@Test
@@ -428,7 +450,7 @@ class QueueWorkerContainerTests {
 			// it back: the queue keeps both, in order, and the waiting one keeps waiting.
 			await().during(Duration.ofMillis(300))
 				.atMost(Duration.ofSeconds(5))
-				.until(() -> queue.len() == 2 && queue.waitingLen() == 1);
+				.untilAsserted(() -> assertThat(new int[] { queue.len(), queue.waitingLen() }).containsExactly(2, 1));
 			assertThat(worker.items).isEmpty();
 			assertThat(container.isPaused()).isTrue();
 			assertThat(container.liveWorkers()).as("the pause did not kill the worker").isEqualTo(1);
@@ -486,6 +508,26 @@ class QueueWorkerContainerTests {
 		@Override
 		public void onApplicationEvent(ItemGivenUpEvent event) {
 			this.events.add(event);
+		}
+
+	}
+
+	static class OrdersClient {
+
+		final RateLimitingQueue<String> orders;
+
+		OrdersClient(RateLimitingQueue<String> orders) {
+			this.orders = orders;
+		}
+
+	}
+
+	static class WrongTypeClient {
+
+		final RateLimitingQueue<Integer> orders;
+
+		WrongTypeClient(@Qualifier("orders") RateLimitingQueue<Integer> orders) {
+			this.orders = orders;
 		}
 
 	}
