@@ -1,6 +1,7 @@
 package io.github.workqueue.core;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * A {@link WorkQueue} that can add an item after a delay.
@@ -41,5 +42,13 @@ public interface DelayingQueue<T> extends WorkQueue<T> {
 	 * @return the number of waiting items
 	 */
 	int waitingLen();
+
+	/**
+	 * Returns the waiting items that shutdown discarded, in ready-time order: the ones
+	 * still waiting at the moment the queue shut down (an item whose time had come by
+	 * then was queued instead). Empty before shutdown.
+	 * @return the discarded items
+	 */
+	List<T> discardedAtShutdown();
 
 }

@@ -175,6 +175,19 @@ class DelayingQueueTest {
 	}
 
 	@Test
+	void shutDownShouldTellWhichWaitingItemsItDiscardedInReadyTimeOrder() {
+		assertThat(this.queue.discardedAtShutdown()).isEmpty();
+		this.queue.addAfter("late", Duration.ofSeconds(30));
+		this.queue.addAfter("early", Duration.ofSeconds(10));
+		this.queue.addAfter("due", Duration.ofSeconds(1));
+		this.clock.step(Duration.ofSeconds(1));
+		this.queue.shutDown();
+		assertThat(this.queue.discardedAtShutdown()).as("the due item was queued, not discarded")
+			.containsExactly("early", "late");
+		assertThat(this.queue.len()).isOne();
+	}
+
+	@Test
 	void addAfterAfterShutDownShouldBeDroppedAndCounted() {
 		this.queue.shutDown();
 		this.queue.addAfter("a", Duration.ofSeconds(1));

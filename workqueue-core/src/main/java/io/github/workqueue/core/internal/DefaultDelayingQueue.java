@@ -1,6 +1,8 @@
 package io.github.workqueue.core.internal;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -51,6 +53,9 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 
 	/** Waiting items discarded by shutdown and not reported yet. */
 	private final AtomicInteger discardedUnreported = new AtomicInteger();
+
+	/** Guarded by {@code lock}: the items shutdown discarded, in ready-time order. */
+	private List<T> discarded = List.of();
 
 	private final Consumer<DelayTimer> fire = new Fire();
 
@@ -173,6 +178,12 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 	void discardWaitingLocked() {
 		int discarded = this.heap.size();
 		if (discarded > 0) {
+			List<WaitingEntry<T>> inOrder = new ArrayList<>(discarded);
+			for (int i = 0; i < discarded; i++) {
+				inOrder.add(this.heap.get(i));
+			}
+			inOrder.sort((a, b) -> a.isBefore(b) ? -1 : 1);
+			this.discarded = inOrder.stream().map((waiting) -> waiting.entry.item).toList();
 			for (int i = 0; i < discarded; i++) {
 				QueueEntry<T> entry = this.heap.get(i).entry;
 				entry.waiting = null;
@@ -191,6 +202,13 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 		if (this.armed != null) {
 			this.armed.cancel();
 			this.armed = null;
+		}
+	}
+
+	@Override
+	public List<T> discardedAtShutdown() {
+		synchronized (this.lock) {
+			return this.discarded;
 		}
 	}
 

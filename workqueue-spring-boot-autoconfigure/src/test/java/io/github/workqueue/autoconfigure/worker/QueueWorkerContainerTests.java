@@ -34,6 +34,7 @@ import io.github.workqueue.core.FakeClock;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.spring.GiveUpReason;
 import io.github.workqueue.spring.ItemGivenUpEvent;
+import io.github.workqueue.spring.ItemsUnfinishedAtShutdownEvent;
 import io.github.workqueue.spring.QueueWorker;
 import io.github.workqueue.spring.QueueWorkerContainer;
 import io.github.workqueue.spring.QueueWorkerRegistry;
@@ -323,10 +324,11 @@ class QueueWorkerContainerTests {
 	}
 
 	@Test
-	void shutdownShouldDrainQueuedItemsAndCountWhatItCouldNotFinish() {
-		this.runner.withUserConfiguration(BlockingWorker.class)
+	void shutdownShouldDrainQueuedItemsAndNameWhatItCouldNotFinish(CapturedOutput output) {
+		this.runner.withUserConfiguration(BlockingWorker.class, UnfinishedEvents.class)
 			.withPropertyValues("workqueue.shutdown.timeout=200ms")
 			.run((context) -> {
+				UnfinishedEvents unfinished = context.getBean(UnfinishedEvents.class);
 				RateLimitingQueue<Object> queue = queue(context, "orders");
 				BlockingWorker worker = context.getBean(BlockingWorker.class);
 				queue.add("stuck");
@@ -338,6 +340,15 @@ class QueueWorkerContainerTests {
 				assertThat(container.outcomes().unfinishedAtShutdown()).as("1 in flight, 1 queued, 1 waiting")
 					.isEqualTo(3);
 				assertThat(container.isRunning()).isFalse();
+				assertThat(unfinished.events).singleElement().satisfies((event) -> {
+					assertThat(event.getQueueName()).isEqualTo("orders");
+					assertThat(event.getInFlight()).containsExactly("stuck");
+					assertThat(event.getQueued()).containsExactly("queued");
+					assertThat(event.getWaiting()).containsExactly("waiting");
+				});
+				assertThat(output.getOut()).contains("WARN")
+					.contains("Queue 'orders' shut down with 3 unfinished item(s): 1 in flight [stuck], 1 queued "
+							+ "[queued], 1 waiting for a delay [waiting]");
 				worker.release.countDown();
 			});
 	}
@@ -499,6 +510,17 @@ class QueueWorkerContainerTests {
 
 	private static QueueWorkerContainer container(AssertableApplicationContext context, String name) {
 		return context.getBean(QueueWorkerRegistry.class).getContainer(name);
+	}
+
+	static class UnfinishedEvents implements ApplicationListener<ItemsUnfinishedAtShutdownEvent> {
+
+		final List<ItemsUnfinishedAtShutdownEvent> events = new CopyOnWriteArrayList<>();
+
+		@Override
+		public void onApplicationEvent(ItemsUnfinishedAtShutdownEvent event) {
+			this.events.add(event);
+		}
+
 	}
 
 	static class GivenUpEvents implements ApplicationListener<ItemGivenUpEvent> {

@@ -4,10 +4,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -20,6 +23,7 @@ import org.springframework.context.ApplicationEventPublisher;
 
 import io.github.workqueue.spring.GiveUpReason;
 import io.github.workqueue.spring.ItemGivenUpEvent;
+import io.github.workqueue.spring.ItemsUnfinishedAtShutdownEvent;
 import io.github.workqueue.spring.QueueWorkerContainer;
 import io.github.workqueue.spring.WorkResult;
 import io.github.workqueue.core.Clock;
@@ -40,6 +44,9 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	private static final Log logger = LogFactory.getLog(QueueWorkerContainer.class);
 
 	private static final long IDLE = Long.MIN_VALUE;
+
+	/** How many items of each kind a shutdown log line names. */
+	private static final int LOGGED_ITEMS = 20;
 
 	private final RateLimitingQueue<Object> queue;
 
@@ -95,7 +102,13 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	private volatile long unfinishedAtShutdown;
 
-	private int waitingAtShutdown;
+	private volatile List<Object> waitingAtShutdown = List.of();
+
+	/** Items that workers took after shutdown gave up, or that the report drained. */
+	private final Queue<Object> abandoned = new ConcurrentLinkedQueue<>();
+
+	/** The item each worker is processing, by slot. */
+	private final AtomicReferenceArray<Object> inFlightItems;
 
 	DefaultQueueWorkerContainer(RateLimitingQueue<Object> queue, QueueWorkerMethod method, WorkerPolicy policy,
 			int workers, Clock clock, ThreadFactory threadFactory, ApplicationEventPublisher events,
@@ -109,6 +122,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		this.events = events;
 		this.observer = observer;
 		this.busySince = new AtomicLongArray(workers);
+		this.inFlightItems = new AtomicReferenceArray<>(workers);
 		this.slots = new WorkerSlot[workers];
 		for (int i = 0; i < workers; i++) {
 			this.slots[i] = new WorkerSlot();
@@ -148,8 +162,8 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		finally {
 			this.pauseLock.unlock();
 		}
-		this.waitingAtShutdown = this.queue.waitingLen();
 		this.queue.shutDown();
+		this.waitingAtShutdown = this.queue.discardedAtShutdown();
 	}
 
 	/**
@@ -163,21 +177,46 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 			long remainingMillis = Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000);
 			thread.join(remainingMillis);
 		}
-		int inFlight = inFlight();
-		int queued = this.queue.len();
-		long unfinished = (long) inFlight + queued + this.waitingAtShutdown;
+		// From here on no worker method call starts: a worker that takes an item hands it
+		// to the report instead.
+		this.gaveUp = true;
+		List<Object> inFlight = new ArrayList<>();
+		for (int i = 0; i < this.inFlightItems.length(); i++) {
+			Object item = this.inFlightItems.get(i);
+			if (item != null) {
+				inFlight.add(item);
+			}
+		}
+		Optional<Object> next;
+		while ((next = this.queue.get(Duration.ZERO)).isPresent()) {
+			this.abandoned.add(next.get());
+			this.queue.done(next.get());
+		}
+		List<Object> queued = new ArrayList<>(this.abandoned);
+		List<Object> waiting = this.waitingAtShutdown;
+		long unfinished = (long) inFlight.size() + queued.size() + waiting.size();
 		this.unfinishedAtShutdown = unfinished;
 		if (unfinished > 0) {
-			logger.warn("Queue '" + queueName() + "' shut down with " + unfinished + " unfinished item(s): " + inFlight
-					+ " in flight, " + queued + " queued, " + this.waitingAtShutdown + " waiting for a delay");
+			logger.warn("Queue '" + queueName() + "' shut down with " + unfinished + " unfinished item(s): "
+					+ inFlight.size() + " in flight " + sample(inFlight) + ", " + queued.size() + " queued "
+					+ sample(queued) + ", " + waiting.size() + " waiting for a delay " + sample(waiting)
+					+ "; they are published as an ItemsUnfinishedAtShutdownEvent");
+			this.events.publishEvent(new ItemsUnfinishedAtShutdownEvent(queueName(), inFlight, queued, waiting));
 		}
-		this.gaveUp = true;
 		for (Thread thread : this.threads) {
 			if (thread.isAlive()) {
 				thread.interrupt();
 			}
 		}
 		this.running = false;
+	}
+
+	/** The first items of a list, for a log line. */
+	private static String sample(List<Object> items) {
+		if (items.size() <= LOGGED_ITEMS) {
+			return items.toString();
+		}
+		return items.subList(0, LOGGED_ITEMS).toString().replaceFirst("]$", ", ...]");
 	}
 
 	private void runWorker(int slot) {
@@ -192,6 +231,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 				}
 				Object item = next.get();
 				if (this.gaveUp) {
+					this.abandoned.add(item);
 					this.queue.done(item);
 					return;
 				}
@@ -261,6 +301,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	}
 
 	private void process(int slot, Object item) {
+		this.inFlightItems.set(slot, item);
 		this.busySince.set(slot, this.clock.nanoTime());
 		try {
 			handle(item);
@@ -272,6 +313,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		}
 		finally {
 			this.busySince.set(slot, IDLE);
+			this.inFlightItems.set(slot, null);
 			this.queue.done(item);
 		}
 	}
