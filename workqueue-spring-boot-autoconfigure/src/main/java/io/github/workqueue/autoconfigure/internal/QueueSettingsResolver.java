@@ -69,6 +69,12 @@ public final class QueueSettingsResolver {
 					"must not be negative",
 					"Set how long shutdown may wait for items in flight, for example 30s, or 0 not to wait.");
 		}
+		Class<?> defaultItemType = this.properties.getDefaults().getItemType();
+		if (defaultItemType != null) {
+			throw InvalidWorkQueueConfigurationException.forProperty(DEFAULTS_PATH + ".item-type",
+					defaultItemType.getName(), "is a property of one queue, not a default",
+					"Set workqueue.queues.<name>.item-type on the queue whose items have that type.");
+		}
 		resolve(null, this.properties.getDefaults(), DEFAULTS_PATH);
 		this.properties.getQueues().keySet().forEach(this::resolve);
 	}

@@ -430,6 +430,14 @@ class QueueWorkerContainerTests {
 	}
 
 	@Test
+	void anItemTypeAmongTheDefaultsShouldFailStartup() {
+		this.runner.withPropertyValues("workqueue.defaults.item-type=java.lang.String")
+			.run((context) -> assertThat(analyze(context).getDescription())
+				.contains("property 'workqueue.defaults.item-type'")
+				.contains("is a property of one queue, not a default"));
+	}
+
+	@Test
 	void aNegativeShutdownTimeoutShouldFailStartup() {
 		this.runner.withPropertyValues("workqueue.shutdown.timeout=-1s")
 			.run((context) -> assertThat(analyze(context).getDescription())

@@ -1,0 +1,50 @@
+package io.github.workqueue.autoconfigure;
+
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import com.jayway.jsonpath.JsonPath;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The IDE metadata users see: the per-queue properties they actually set have value
+ * hints, not only the defaults.
+ */
+class ConfigurationMetadataTests {
+
+	@Test
+	void perQueuePropertiesShouldHaveValueHints() throws Exception {
+		String metadata = metadata();
+		List<String> hinted = JsonPath.read(metadata, "$.hints[*].name");
+		assertThat(hinted).contains("workqueue.queues.values.rate-limiter.type",
+				"workqueue.queues.values.not-retryable", "workqueue.queues.values.rate-limiter.bean",
+				"workqueue.queues.values.item-type", "workqueue.queues.values.rate-limiter.limiters.type");
+		List<String> types = JsonPath.read(metadata,
+				"$.hints[?(@.name == 'workqueue.queues.values.rate-limiter.type')].values[*].value");
+		assertThat(types).containsExactly("controller", "exponential", "fast-slow", "bucket", "max-of", "bean");
+		List<String> descriptions = JsonPath.read(metadata,
+				"$.hints[?(@.name == 'workqueue.queues.values.rate-limiter.type')].values[*].description");
+		assertThat(descriptions).hasSize(6);
+		List<String> targets = JsonPath.read(metadata,
+				"$.hints[?(@.name == 'workqueue.queues.values.not-retryable')].providers[*].parameters.target");
+		assertThat(targets).containsExactly("java.lang.Throwable");
+	}
+
+	@Test
+	void theQueuesMapShouldBeDescribedWithItsValueType() throws Exception {
+		List<String> types = JsonPath.read(metadata(), "$.properties[?(@.name == 'workqueue.queues')].type");
+		assertThat(types).singleElement().asString().contains("WorkQueueProperties$QueueProperties");
+	}
+
+	private static String metadata() throws Exception {
+		try (InputStream in = ConfigurationMetadataTests.class
+			.getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+			assertThat(in).as("generated metadata").isNotNull();
+			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+		}
+	}
+
+}
