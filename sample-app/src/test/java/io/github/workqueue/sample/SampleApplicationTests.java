@@ -22,19 +22,8 @@ import static org.awaitility.Awaitility.await;
  * scrape and the workqueues endpoint show it all.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "sample.downstream.failure-rate=0", "sample.downstream.latency=20ms", // A
-																								// list
-																								// from
-																								// a
-																								// higher
-																								// property
-																								// source
-																								// replaces
-																								// the
-																								// whole
-																								// list:
-																								// restate
-																								// it.
+		properties = { "sample.downstream.failure-rate=0", "sample.downstream.latency=100ms",
+				// A higher property source replaces the whole list: restate it.
 				"workqueue.queues.deployments.rate-limiter.limiters[0].type=exponential",
 				"workqueue.queues.deployments.rate-limiter.limiters[0].base-delay=10ms",
 				"workqueue.queues.deployments.rate-limiter.limiters[0].max-delay=1s",
@@ -71,7 +60,7 @@ class SampleApplicationTests {
 		for (String key : new String[] { "web", "api", "db" }) {
 			reconciles += this.store.get(key).reconciles();
 		}
-		assertThat(reconciles).as("150 updates, each reconcile takes 20ms: many must collapse").isLessThan(150);
+		assertThat(reconciles).as("150 updates, each reconcile takes 100ms: many must collapse").isLessThan(150);
 		assertThat(get("/api/deployments/web").body()).contains("\"replicas\":50", "\"generation\":50");
 	}
 
