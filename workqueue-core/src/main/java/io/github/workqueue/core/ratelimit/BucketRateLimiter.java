@@ -65,6 +65,22 @@ public final class BucketRateLimiter<T> implements RateLimiter<T> {
 		return 0;
 	}
 
+	/**
+	 * Returns the tokens added per second.
+	 * @return the tokens added per second
+	 */
+	public double qps() {
+		return this.qps;
+	}
+
+	/**
+	 * Returns the bucket's capacity.
+	 * @return the bucket's capacity
+	 */
+	public int burst() {
+		return this.burst;
+	}
+
 	@Override
 	public String toString() {
 		return "bucket(qps=" + this.qps + ", burst=" + this.burst + ")";

@@ -72,6 +72,22 @@ public final class ExponentialFailureRateLimiter<T> implements RateLimiter<T> {
 		return this.failures.get(item);
 	}
 
+	/**
+	 * Returns the delay of the first failure.
+	 * @return the delay of the first failure
+	 */
+	public Duration baseDelay() {
+		return this.baseDelay;
+	}
+
+	/**
+	 * Returns the longest delay.
+	 * @return the longest delay
+	 */
+	public Duration maxDelay() {
+		return this.maxDelay;
+	}
+
 	@Override
 	public String toString() {
 		return "exponential(base=" + this.baseDelay + ", max=" + this.maxDelay + ")";

@@ -58,6 +58,30 @@ public final class FastSlowRateLimiter<T> implements RateLimiter<T> {
 		return this.failures.get(item);
 	}
 
+	/**
+	 * Returns the delay of the first attempts.
+	 * @return the delay of the first attempts
+	 */
+	public Duration fastDelay() {
+		return this.fastDelay;
+	}
+
+	/**
+	 * Returns the delay once the fast attempts are used up.
+	 * @return the delay once the fast attempts are used up
+	 */
+	public Duration slowDelay() {
+		return this.slowDelay;
+	}
+
+	/**
+	 * Returns how many attempts get the fast delay.
+	 * @return how many attempts get the fast delay
+	 */
+	public int maxFastAttempts() {
+		return this.maxFastAttempts;
+	}
+
 	@Override
 	public String toString() {
 		return "fast-slow(fast=" + this.fastDelay + ", slow=" + this.slowDelay + ", maxFastAttempts="

@@ -48,6 +48,22 @@ public final class WithMaxWaitRateLimiter<T> implements RateLimiter<T> {
 		return this.limiter.numRequeues(item);
 	}
 
+	/**
+	 * Returns the limiter whose waits are capped.
+	 * @return the limiter whose waits are capped
+	 */
+	public RateLimiter<? super T> limiter() {
+		return this.limiter;
+	}
+
+	/**
+	 * Returns the longest wait returned.
+	 * @return the longest wait returned
+	 */
+	public Duration maxWait() {
+		return this.maxWait;
+	}
+
 	@Override
 	public String toString() {
 		return "with-max-wait(" + this.limiter + ", max=" + this.maxWait + ")";

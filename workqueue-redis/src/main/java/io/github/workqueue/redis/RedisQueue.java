@@ -1,0 +1,74 @@
+package io.github.workqueue.redis;
+
+import java.util.Map;
+import java.util.Optional;
+
+import io.github.workqueue.core.RateLimitingQueue;
+
+/**
+ * A rate-limiting queue whose state lives in Redis and is shared by every instance that
+ * builds a queue of the same prefix and name: client-go's guarantees hold across
+ * instances (dedup while queued, one holder per item, an add while in flight runs again
+ * after {@code done}, FIFO, delays with earliest-ready-wins and add-supersedes, shared
+ * failure counts and token buckets).
+ *
+ * <p>
+ * <b>Leases.</b> {@link #get()} grants the caller's instance a lease on the item, which
+ * the instance renews while the item is in flight. If the instance dies or loses Redis
+ * for longer than the lease, the item returns to the queue (at-least-once delivery) and
+ * counts as a redelivery; the late {@link #done} of the old holder is rejected and
+ * logged. An item whose leases expire too many times in a row is parked and reported
+ * instead of retried forever.
+ *
+ * <p>
+ * <b>Instance shutdown.</b> {@link #shutDown()} and {@link #shutDownWithDrain()} stop
+ * this instance only: it takes and accepts no more items, and gives the leases it still
+ * holds back at once (those items are queued again for the other instances, not counted
+ * as redelivered or lost). Queued and waiting items stay in Redis;
+ * {@link #discardedAtShutdown()} is always empty.
+ *
+ * <p>
+ * <b>Time.</b> Ready times, lease deadlines and token buckets use Redis's clock
+ * ({@code TIME}), never an instance's. {@link #len()} and {@link #waitingLen()} are
+ * queue-wide.
+ *
+ * <p>
+ * Thread-safe: every operation is one atomic script on Redis; this instance's own
+ * bookkeeping (its leases) is a concurrent map.
+ *
+ * @param <T> the type of the items
+ */
+public interface RedisQueue<T> extends RateLimitingQueue<T> {
+
+	/**
+	 * Starts building a queue.
+	 * @param connection where Redis is
+	 * @param name the queue's name, shared by the instances that share the queue
+	 * @return the builder
+	 */
+	static RedisQueueBuilder builder(RedisQueueConnection connection, String name) {
+		return new RedisQueueBuilder(connection, name);
+	}
+
+	/**
+	 * Returns this instance's lease on an item it took and has not yet marked done.
+	 * @param item the item
+	 * @return the lease, or empty if this instance does not hold the item
+	 */
+	Optional<Lease> lease(T item);
+
+	/**
+	 * Reads the queue-wide figures.
+	 * @return the figures
+	 * @throws io.lettuce.core.RedisException when Redis cannot be reached
+	 */
+	RedisQueueStats stats();
+
+	/**
+	 * Returns the parked items, as stored, with the reason each was parked. An
+	 * {@code add} of a parked item takes it out of the parked set and queues it again.
+	 * @return encoded item to reason
+	 */
+	Map<String, String> parked();
+
+}

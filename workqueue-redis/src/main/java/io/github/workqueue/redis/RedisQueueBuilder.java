@@ -1,0 +1,174 @@
+package io.github.workqueue.redis;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.function.LongSupplier;
+
+import io.github.workqueue.core.Clock;
+import io.github.workqueue.core.metrics.MetricsProvider;
+import io.github.workqueue.core.ratelimit.RateLimiter;
+import io.github.workqueue.core.ratelimit.RateLimiters;
+import io.github.workqueue.redis.internal.DefaultRedisQueue;
+import io.github.workqueue.redis.internal.RedisQueueMetrics;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Builds a {@link RedisQueue}. Every instance that builds a queue with the same prefix
+ * and name on the same Redis shares it, and must configure it alike (lease, limiter,
+ * parking). Defaults: prefix {@code workqueue}, leases of 30 seconds, items parked after
+ * 5 lease expiries in a row, client-go's default controller rate limiter, no metrics. Not
+ * thread-safe; the queues it builds are.
+ */
+public final class RedisQueueBuilder {
+
+	private final RedisQueueConnection connection;
+
+	private final String name;
+
+	private String prefix = "workqueue";
+
+	private Duration leaseDuration = Duration.ofSeconds(30);
+
+	private int maxLeaseExpiries = 5;
+
+	private RateLimiter<?> rateLimiter = RateLimiters.controllerDefault(Clock.system());
+
+	private MetricsProvider metricsProvider = MetricsProvider.noop();
+
+	private String holder = defaultHolder();
+
+	private @Nullable LongSupplier redisTimeMicros;
+
+	RedisQueueBuilder(RedisQueueConnection connection, String name) {
+		this.connection = Objects.requireNonNull(connection, "connection");
+		Objects.requireNonNull(name, "name");
+		if (name.isBlank()) {
+			throw new IllegalArgumentException("A Redis queue needs a name: it names its keys");
+		}
+		this.name = name;
+	}
+
+	/**
+	 * Sets the first part of the queue's keys, {@code {prefix:name}:...}.
+	 * @param prefix the prefix
+	 * @return this builder
+	 */
+	public RedisQueueBuilder prefix(String prefix) {
+		Objects.requireNonNull(prefix, "prefix");
+		if (prefix.isBlank() || prefix.contains("{") || prefix.contains("}")) {
+			throw new IllegalArgumentException("prefix must be non-blank without braces, was '" + prefix + "'");
+		}
+		this.prefix = prefix;
+		return this;
+	}
+
+	/**
+	 * Sets how long a lease lasts if its holder stops renewing it (it renews every third
+	 * of it). This is how long an item held by a crashed instance waits before it is
+	 * delivered again.
+	 * @param leaseDuration at least 100 milliseconds
+	 * @return this builder
+	 */
+	public RedisQueueBuilder leaseDuration(Duration leaseDuration) {
+		Objects.requireNonNull(leaseDuration, "leaseDuration");
+		if (leaseDuration.compareTo(Duration.ofMillis(100)) < 0) {
+			throw new IllegalArgumentException("leaseDuration must be at least 100ms, was " + leaseDuration);
+		}
+		this.leaseDuration = leaseDuration;
+		return this;
+	}
+
+	/**
+	 * Sets how many times in a row an item's lease may expire before the item is parked
+	 * instead of delivered again (an item that kills its workers must not kill every
+	 * instance in turn).
+	 * @param maxLeaseExpiries zero or more
+	 * @return this builder
+	 */
+	public RedisQueueBuilder maxLeaseExpiries(int maxLeaseExpiries) {
+		if (maxLeaseExpiries < 0) {
+			throw new IllegalArgumentException("maxLeaseExpiries must not be negative, was " + maxLeaseExpiries);
+		}
+		this.maxLeaseExpiries = maxLeaseExpiries;
+		return this;
+	}
+
+	/**
+	 * Sets the rate limiter. It must be made of the core's limiters (exponential,
+	 * fast-slow, bucket, max-of, with-max-wait): their state (failure counts, buckets)
+	 * then lives in Redis, shared by all instances. The limiter object itself is only
+	 * read for its settings.
+	 * @param rateLimiter the limiter
+	 * @return this builder
+	 * @throws IllegalArgumentException for another kind of limiter
+	 */
+	public RedisQueueBuilder rateLimiter(RateLimiter<?> rateLimiter) {
+		this.rateLimiter = Objects.requireNonNull(rateLimiter, "rateLimiter");
+		return this;
+	}
+
+	/**
+	 * Sets where this instance's metrics go.
+	 * @param metricsProvider the provider
+	 * @return this builder
+	 */
+	public RedisQueueBuilder metricsProvider(MetricsProvider metricsProvider) {
+		this.metricsProvider = Objects.requireNonNull(metricsProvider, "metricsProvider");
+		return this;
+	}
+
+	/**
+	 * Sets how this instance appears as the holder of its leases (default: process id,
+	 * host and a random suffix). Whitespace is replaced.
+	 * @param holder the name
+	 * @return this builder
+	 */
+	public RedisQueueBuilder holder(String holder) {
+		Objects.requireNonNull(holder, "holder");
+		if (holder.isBlank()) {
+			throw new IllegalArgumentException("holder must not be blank");
+		}
+		this.holder = holder;
+		return this;
+	}
+
+	/**
+	 * For tests only: uses the clock's time in place of Redis's {@code TIME}, so that
+	 * delays, leases and buckets can be driven by a
+	 * {@link io.github.workqueue.core.FakeClock}. Every instance of the queue must then
+	 * use the same clock.
+	 * @param clock the clock
+	 * @return this builder
+	 */
+	public RedisQueueBuilder timeForTests(Clock clock) {
+		Objects.requireNonNull(clock, "clock");
+		this.redisTimeMicros = () -> clock.nanoTime() / 1000;
+		return this;
+	}
+
+	/**
+	 * Builds the queue and starts renewing its leases.
+	 * @param <T> the type of the items
+	 * @param codec how items are stored
+	 * @return the queue
+	 * @throws IllegalArgumentException if the rate limiter cannot be shared on Redis
+	 */
+	@SuppressWarnings("unchecked")
+	public <T> RedisQueue<T> build(ItemCodec<T> codec) {
+		Objects.requireNonNull(codec, "codec");
+		RedisQueueMetrics metrics = (this.metricsProvider != MetricsProvider.noop())
+				? new RedisQueueMetrics(this.name, this.metricsProvider) : null;
+		Duration longestBlock = (this.redisTimeMicros != null) ? Duration.ofMillis(10) : Duration.ofSeconds(1);
+		return new DefaultRedisQueue<>(new DefaultRedisQueue.Settings<>(this.name, this.prefix, this.connection.link(),
+				codec, this.holder, this.leaseDuration, this.maxLeaseExpiries,
+				(RateLimiter<? super T>) this.rateLimiter, this.redisTimeMicros, longestBlock, metrics));
+	}
+
+	private static String defaultHolder() {
+		String runtime = ManagementFactory.getRuntimeMXBean().getName();
+		return runtime + "#" + UUID.randomUUID().toString().substring(0, 8);
+	}
+
+}

@@ -1,0 +1,661 @@
+package io.github.workqueue.redis.internal;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+import io.github.workqueue.core.ratelimit.RateLimiter;
+import io.github.workqueue.redis.ItemCodec;
+import io.github.workqueue.redis.Lease;
+import io.github.workqueue.redis.RedisQueue;
+import io.github.workqueue.redis.RedisQueueStats;
+import io.lettuce.core.RedisCommandInterruptedException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.ScriptOutputType;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link RedisQueue}: each operation is one script on Redis (see
+ * {@code scripts/*.lua}), so it takes effect atomically there, between the call and its
+ * return, for every instance at once.
+ *
+ * <p>
+ * This instance keeps only its leases: {@code held} maps each item it took and has not
+ * marked done to the lease's token. The invariant is that an item in {@code held} was
+ * granted to this instance's holder name with that token; whether the lease is still live
+ * is Redis's to say (renewals and {@code done} check the token). Items are never
+ * processed twice at once by this instance because Redis grants an item to one lease at a
+ * time and {@code held} is keyed by item.
+ *
+ * <p>
+ * Thread-safe. A thread blocked in {@link #get} waits on the queue's wake-up list with
+ * {@code BLPOP} on a connection of its own, for at most the time until the next waiting
+ * item or lease deadline and never more than {@code longestBlock}; a wake-up is a hint,
+ * after which the get script runs again.
+ *
+ * @param <T> the type of the items
+ */
+public final class DefaultRedisQueue<T> implements RedisQueue<T> {
+
+	private static final System.Logger logger = System.getLogger(RedisQueue.class.getName());
+
+	private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+	private static final long LONGEST_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(2);
+
+	private final String name;
+
+	private final RedisLink link;
+
+	private final QueueKeys keys;
+
+	private final ItemCodec<T> codec;
+
+	private final String holder;
+
+	private final Duration leaseDuration;
+
+	private final String leaseMicros;
+
+	private final String maxLeaseExpiries;
+
+	private final RateLimiter<? super T> configuredLimiter;
+
+	private final LimiterSpec limiter;
+
+	private final @Nullable LongSupplier redisTimeMicros;
+
+	private final long longestBlockNanos;
+
+	private final @Nullable RedisQueueMetrics metrics;
+
+	private final BlockingPool blocking;
+
+	private final OutageLog outage;
+
+	private final ConcurrentHashMap<T, Held> held = new ConcurrentHashMap<>();
+
+	private final ScheduledExecutorService renewer;
+
+	private final Object drainMonitor = new Object();
+
+	private volatile boolean shuttingDown;
+
+	private volatile boolean drainReleased;
+
+	/**
+	 * Creates the queue and starts renewing its leases every third of the lease duration.
+	 * @param settings what the builder collected
+	 */
+	public DefaultRedisQueue(Settings<T> settings) {
+		this.name = settings.name();
+		this.link = settings.link();
+		this.keys = new QueueKeys(settings.prefix(), settings.name());
+		this.codec = settings.codec();
+		this.holder = settings.holder().replaceAll("\\s", "_");
+		this.leaseDuration = settings.leaseDuration();
+		this.leaseMicros = Long.toString(LimiterSpec.micros(settings.leaseDuration()));
+		this.maxLeaseExpiries = Integer.toString(settings.maxLeaseExpiries());
+		this.configuredLimiter = settings.rateLimiter();
+		this.limiter = LimiterSpec.of(settings.rateLimiter());
+		this.redisTimeMicros = settings.redisTimeMicros();
+		this.longestBlockNanos = settings.longestBlock().toNanos();
+		this.metrics = settings.metrics();
+		this.blocking = this.link.openBlockingPool();
+		this.outage = new OutageLog(this.name);
+		this.renewer = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "workqueue-redis-" + this.name + "-leases");
+			thread.setDaemon(true);
+			return thread;
+		});
+		long period = Math.max(1, settings.leaseDuration().toNanos() / 3);
+		this.renewer.scheduleAtFixedRate(this::renewLeases, period, period, TimeUnit.NANOSECONDS);
+	}
+
+	/**
+	 * What a queue is made of.
+	 *
+	 * @param <T> the type of the items
+	 * @param name the queue's name
+	 * @param prefix the first part of its keys' hash tag
+	 * @param link the connection
+	 * @param codec the item codec
+	 * @param holder this instance's name in leases
+	 * @param leaseDuration how long a lease lasts without renewal
+	 * @param maxLeaseExpiries expiries in a row before an item is parked
+	 * @param rateLimiter the limiter, of the core's kinds
+	 * @param redisTimeMicros the time to use instead of Redis's, or {@code null}
+	 * @param longestBlock the longest single blocking wait
+	 * @param metrics where metrics go, or {@code null} for none
+	 */
+	public record Settings<T>(String name, String prefix, RedisLink link, ItemCodec<T> codec, String holder,
+			Duration leaseDuration, int maxLeaseExpiries, RateLimiter<? super T> rateLimiter,
+			@Nullable LongSupplier redisTimeMicros, Duration longestBlock, @Nullable RedisQueueMetrics metrics) {
+	}
+
+	@Override
+	public String name() {
+		return this.name;
+	}
+
+	@Override
+	public void add(T item) {
+		String encoded = encode(item);
+		if (droppedAfterShutdown(item)) {
+			return;
+		}
+		Long made = this.link.run(Script.ADD, ScriptOutputType.INTEGER, this.keys.all(), now(), encoded);
+		if (made == 1 && this.metrics != null) {
+			this.metrics.added();
+		}
+	}
+
+	@Override
+	public void addAfter(T item, Duration delay) {
+		Objects.requireNonNull(delay, "delay");
+		String encoded = encode(item);
+		if (droppedAfterShutdown(item)) {
+			return;
+		}
+		if (this.metrics != null) {
+			this.metrics.retried();
+		}
+		long micros = delay.isNegative() ? 0 : LimiterSpec.micros(delay);
+		if (micros == 0) {
+			add(item);
+			return;
+		}
+		this.link.run(Script.ADD_AFTER, ScriptOutputType.INTEGER, this.keys.all(), now(), encoded,
+				Long.toString(micros));
+	}
+
+	@Override
+	public Duration addRateLimited(T item) {
+		String encoded = encode(item);
+		if (droppedAfterShutdown(item)) {
+			return Duration.ZERO;
+		}
+		if (this.metrics != null) {
+			this.metrics.retried();
+		}
+		Long micros = this.link.run(Script.ADD_RATE_LIMITED, ScriptOutputType.INTEGER, this.keys.all(), now(), encoded,
+				this.limiter.json());
+		return Duration.ofNanos(micros * 1000);
+	}
+
+	@Override
+	public void forget(T item) {
+		this.link.hashDelete(this.keys.failures(), encode(item));
+	}
+
+	@Override
+	public int numRequeues(T item) {
+		if (!this.limiter.countsFailures()) {
+			return 0;
+		}
+		String count = this.link.hashGet(this.keys.failures(), encode(item));
+		return (count != null) ? Integer.parseInt(count) : 0;
+	}
+
+	@Override
+	public RateLimiter<? super T> rateLimiter() {
+		return new SharedRateLimiter();
+	}
+
+	@Override
+	public Optional<T> get() throws InterruptedException {
+		return get(Long.MAX_VALUE);
+	}
+
+	@Override
+	public Optional<T> get(Duration timeout) throws InterruptedException {
+		Objects.requireNonNull(timeout, "timeout");
+		return get(timeout.isNegative() ? 0 : saturatedNanos(timeout));
+	}
+
+	private Optional<T> get(long timeoutNanos) throws InterruptedException {
+		long start = System.nanoTime();
+		long backoff = FIRST_BACKOFF_NANOS;
+		while (true) {
+			if (Thread.interrupted()) {
+				throw new InterruptedException();
+			}
+			if (this.shuttingDown) {
+				return Optional.empty();
+			}
+			List<Object> result;
+			try {
+				result = this.link.run(Script.GET, ScriptOutputType.MULTI, this.keys.all(), now(), this.holder,
+						this.leaseMicros, this.maxLeaseExpiries);
+				this.outage.succeeded();
+				backoff = FIRST_BACKOFF_NANOS;
+			}
+			catch (RedisCommandInterruptedException ex) {
+				throw interrupted(ex);
+			}
+			catch (RedisException ex) {
+				if (this.shuttingDown) {
+					return Optional.empty();
+				}
+				this.outage.failed(ex);
+				long remaining = remaining(start, timeoutNanos);
+				if (remaining <= 0) {
+					return Optional.empty();
+				}
+				TimeUnit.NANOSECONDS.sleep(Math.min(backoff, remaining));
+				backoff = Math.min(backoff * 2, LONGEST_BACKOFF_NANOS);
+				continue;
+			}
+			if ((Long) result.get(0) == 1) {
+				Optional<T> taken = take(result);
+				if (taken.isPresent() || this.shuttingDown) {
+					return taken;
+				}
+				continue;
+			}
+			long remaining = remaining(start, timeoutNanos);
+			if (remaining <= 0) {
+				return Optional.empty();
+			}
+			long nextEventMicros = (Long) result.get(1);
+			long wait = Math.min(remaining, this.longestBlockNanos);
+			if (nextEventMicros >= 0) {
+				wait = Math.min(wait, Math.max(TimeUnit.MILLISECONDS.toNanos(1), nextEventMicros * 1000));
+			}
+			try {
+				this.blocking.awaitHint(this.keys.wake(), Duration.ofNanos(wait));
+			}
+			catch (RedisCommandInterruptedException ex) {
+				throw interrupted(ex);
+			}
+			catch (RedisException ex) {
+				if (this.shuttingDown) {
+					return Optional.empty();
+				}
+				this.outage.failed(ex);
+				TimeUnit.NANOSECONDS.sleep(Math.min(backoff, Math.max(0, remaining(start, timeoutNanos))));
+				backoff = Math.min(backoff * 2, LONGEST_BACKOFF_NANOS);
+			}
+		}
+	}
+
+	/**
+	 * Records the lease the get script granted, or parks an item that cannot be decoded.
+	 * @return the item, or empty if it was parked or this instance is shutting down
+	 */
+	private Optional<T> take(List<Object> result) {
+		String encoded = (String) result.get(1);
+		long token = (Long) result.get(2);
+		long deadlineMicros = (Long) result.get(3);
+		T item;
+		try {
+			item = this.codec.decode(encoded);
+		}
+		catch (RuntimeException ex) {
+			String reason = "cannot be decoded by " + this.codec + ": " + ex;
+			this.link.run(Script.PARK, ScriptOutputType.INTEGER, this.keys.all(), now(), encoded, Long.toString(token),
+					reason);
+			logger.log(Level.ERROR, "workqueue '" + this.name + "': parked item " + encoded + ", which " + reason);
+			return Optional.empty();
+		}
+		Held lease = new Held(encoded, token, deadlineMicros, System.nanoTime());
+		this.held.put(item, lease);
+		if (this.shuttingDown) {
+			// shutDown may have released the leases before this one was recorded: give it
+			// back.
+			if (this.held.remove(item, lease)) {
+				release(List.of(lease));
+			}
+			return Optional.empty();
+		}
+		if (this.metrics != null) {
+			this.metrics.taken((Long) result.get(4));
+		}
+		return Optional.of(item);
+	}
+
+	@Override
+	public void done(T item) {
+		Objects.requireNonNull(item, "item");
+		Held lease = this.held.remove(item);
+		if (lease == null) {
+			return;
+		}
+		if (this.metrics != null) {
+			this.metrics.finished(System.nanoTime() - lease.takenNanos);
+		}
+		Boolean accepted = finish(lease);
+		if (accepted == null) {
+			logger.log(Level.WARNING, "workqueue '" + this.name + "': could not reach Redis to mark " + lease.encoded
+					+ " done; its lease will expire and the item will be delivered again");
+		}
+		else if (!accepted) {
+			logger.log(Level.WARNING,
+					"workqueue '" + this.name + "': done of " + lease.encoded + " rejected: its lease " + lease.token
+							+ " had expired, so the item was delivered again and may have been processed twice");
+		}
+		signalDrain();
+	}
+
+	/**
+	 * Runs the done script, retrying through an outage while the lease can still be live.
+	 * @return whether Redis accepted the token, or {@code null} if Redis could not be
+	 * reached
+	 */
+	private @Nullable Boolean finish(Held lease) {
+		long backoff = FIRST_BACKOFF_NANOS;
+		long giveUpAt = System.nanoTime() + this.leaseDuration.toNanos();
+		while (true) {
+			try {
+				Long accepted = this.link.run(Script.DONE, ScriptOutputType.INTEGER, this.keys.all(), now(),
+						lease.encoded, Long.toString(lease.token));
+				this.outage.succeeded();
+				return accepted == 1;
+			}
+			catch (RedisException ex) {
+				this.outage.failed(ex);
+				if (System.nanoTime() - giveUpAt > 0 || Thread.currentThread().isInterrupted()) {
+					return null;
+				}
+				try {
+					TimeUnit.NANOSECONDS.sleep(backoff);
+				}
+				catch (InterruptedException interrupted) {
+					Thread.currentThread().interrupt();
+					return null;
+				}
+				backoff = Math.min(backoff * 2, LONGEST_BACKOFF_NANOS);
+			}
+		}
+	}
+
+	@Override
+	public Optional<Lease> lease(T item) {
+		Held lease = this.held.get(item);
+		if (lease == null) {
+			return Optional.empty();
+		}
+		long micros = lease.deadlineMicros;
+		return Optional.of(new Lease(lease.token,
+				Instant.ofEpochSecond(micros / 1_000_000, (micros % 1_000_000) * 1000), lease.lost));
+	}
+
+	@Override
+	public int len() {
+		return (int) Math.min(Integer.MAX_VALUE, this.link.listLength(this.keys.queue()));
+	}
+
+	@Override
+	public int waitingLen() {
+		return (int) Math.min(Integer.MAX_VALUE, this.link.sortedSetSize(this.keys.waiting()));
+	}
+
+	@Override
+	public RedisQueueStats stats() {
+		List<Long> figures = this.link.run(Script.STATS, ScriptOutputType.MULTI, this.keys.all(), now());
+		return new RedisQueueStats(figures.get(0), figures.get(1), figures.get(2), figures.get(3), figures.get(4),
+				figures.get(5));
+	}
+
+	@Override
+	public Map<String, String> parked() {
+		return this.link.hashGetAll(this.keys.parked());
+	}
+
+	@Override
+	public List<T> discardedAtShutdown() {
+		return List.of();
+	}
+
+	@Override
+	public boolean isShuttingDown() {
+		return this.shuttingDown;
+	}
+
+	@Override
+	public void shutDown() {
+		this.shuttingDown = true;
+		this.drainReleased = true;
+		this.blocking.close();
+		stop();
+	}
+
+	@Override
+	public void shutDownWithDrain() throws InterruptedException {
+		shutDownWithDrain(Long.MAX_VALUE);
+	}
+
+	@Override
+	public boolean shutDownWithDrain(Duration timeout) throws InterruptedException {
+		Objects.requireNonNull(timeout, "timeout");
+		return shutDownWithDrain(timeout.isNegative() ? 0 : saturatedNanos(timeout));
+	}
+
+	private boolean shutDownWithDrain(long timeoutNanos) throws InterruptedException {
+		this.shuttingDown = true;
+		this.blocking.close();
+		long start = System.nanoTime();
+		try {
+			synchronized (this.drainMonitor) {
+				while (!this.held.isEmpty() && !this.drainReleased) {
+					long remaining = remaining(start, timeoutNanos);
+					if (remaining <= 0) {
+						break;
+					}
+					TimeUnit.NANOSECONDS.timedWait(this.drainMonitor, remaining);
+				}
+				return this.held.isEmpty();
+			}
+		}
+		finally {
+			stop();
+		}
+	}
+
+	/**
+	 * Stops renewing and gives back the leases still held: their items are queued again
+	 * at once.
+	 */
+	private void stop() {
+		this.renewer.shutdownNow();
+		List<Held> leases = new ArrayList<>();
+		for (T item : this.held.keySet()) {
+			Held lease = this.held.remove(item);
+			if (lease != null) {
+				leases.add(lease);
+			}
+		}
+		if (!leases.isEmpty()) {
+			release(leases);
+		}
+		signalDrain();
+	}
+
+	private void release(List<Held> leases) {
+		String[] args = new String[1 + 2 * leases.size()];
+		args[0] = now();
+		for (int i = 0; i < leases.size(); i++) {
+			args[1 + 2 * i] = leases.get(i).encoded;
+			args[2 + 2 * i] = Long.toString(leases.get(i).token);
+		}
+		try {
+			Long released = this.link.run(Script.RELEASE, ScriptOutputType.INTEGER, this.keys.all(), args);
+			logger.log(Level.INFO, "workqueue '" + this.name + "': gave back " + released + " of " + leases.size()
+					+ " leases at shutdown; those items are queued again for the other instances");
+		}
+		catch (RedisException ex) {
+			logger.log(Level.WARNING, "workqueue '" + this.name + "': could not give back " + leases.size()
+					+ " leases at shutdown (" + ex + "); their items come back when the leases expire");
+		}
+	}
+
+	private void signalDrain() {
+		if (this.shuttingDown) {
+			synchronized (this.drainMonitor) {
+				this.drainMonitor.notifyAll();
+			}
+		}
+	}
+
+	/**
+	 * Extends every lease this instance holds; marks the ones Redis says are no longer
+	 * its own.
+	 */
+	private void renewLeases() {
+		try {
+			List<Map.Entry<T, Held>> leases = new ArrayList<>(this.held.entrySet());
+			long now = System.nanoTime();
+			long total = 0;
+			long longest = 0;
+			for (Map.Entry<T, Held> entry : leases) {
+				long running = now - entry.getValue().takenNanos;
+				total += running;
+				longest = Math.max(longest, running);
+			}
+			if (this.metrics != null) {
+				this.metrics.unfinished(total, longest);
+			}
+			if (leases.isEmpty()) {
+				return;
+			}
+			String[] args = new String[2 + 2 * leases.size()];
+			args[0] = now();
+			args[1] = this.leaseMicros;
+			for (int i = 0; i < leases.size(); i++) {
+				args[2 + 2 * i] = leases.get(i).getValue().encoded;
+				args[3 + 2 * i] = Long.toString(leases.get(i).getValue().token);
+			}
+			List<Long> renewed = this.link.run(Script.RENEW, ScriptOutputType.MULTI, this.keys.all(), args);
+			this.outage.succeeded();
+			long deadline = renewed.get(0);
+			for (int i = 0; i < leases.size(); i++) {
+				Held lease = leases.get(i).getValue();
+				if (renewed.get(i + 1) == 1) {
+					lease.deadlineMicros = deadline;
+				}
+				else if (!lease.lost) {
+					lease.lost = true;
+					logger.log(Level.WARNING, "workqueue '" + this.name + "': lost the lease of " + lease.encoded
+							+ " while processing it: it expired, so the item may be processing elsewhere");
+				}
+			}
+		}
+		catch (RedisException ex) {
+			this.outage.failed(ex);
+		}
+		catch (RuntimeException ex) {
+			logger.log(Level.ERROR, "workqueue '" + this.name + "': renewing leases failed", ex);
+		}
+	}
+
+	private String encode(T item) {
+		Objects.requireNonNull(item, "item");
+		return this.codec.encode(item);
+	}
+
+	private boolean droppedAfterShutdown(T item) {
+		if (!this.shuttingDown) {
+			return false;
+		}
+		if (this.metrics != null) {
+			this.metrics.droppedAfterShutdown();
+		}
+		logger.log(Level.DEBUG,
+				() -> "workqueue '" + this.name + "' is shutting down on this instance: dropped " + item);
+		return true;
+	}
+
+	private String now() {
+		return (this.redisTimeMicros != null) ? Long.toString(this.redisTimeMicros.getAsLong()) : "";
+	}
+
+	private static long remaining(long start, long timeoutNanos) {
+		return (timeoutNanos == Long.MAX_VALUE) ? Long.MAX_VALUE : timeoutNanos - (System.nanoTime() - start);
+	}
+
+	private static long saturatedNanos(Duration duration) {
+		try {
+			return duration.toNanos();
+		}
+		catch (ArithmeticException ex) {
+			return Long.MAX_VALUE;
+		}
+	}
+
+	private static InterruptedException interrupted(RedisCommandInterruptedException ex) {
+		InterruptedException interrupted = new InterruptedException("interrupted while waiting for Redis");
+		interrupted.initCause(ex);
+		return interrupted;
+	}
+
+	@Override
+	public String toString() {
+		return "RedisQueue[" + this.name + ", holder=" + this.holder + "]";
+	}
+
+	/**
+	 * A lease this instance holds. The token and encoding never change; the deadline and
+	 * the lost flag are written by the renewer and read by {@link #lease}.
+	 */
+	private static final class Held {
+
+		final String encoded;
+
+		final long token;
+
+		final long takenNanos;
+
+		volatile long deadlineMicros;
+
+		volatile boolean lost;
+
+		Held(String encoded, long token, long deadlineMicros, long takenNanos) {
+			this.encoded = encoded;
+			this.token = token;
+			this.deadlineMicros = deadlineMicros;
+			this.takenNanos = takenNanos;
+		}
+
+	}
+
+	/**
+	 * The configured limiter evaluated on Redis, so that its state is shared by all
+	 * instances.
+	 */
+	private final class SharedRateLimiter implements RateLimiter<T> {
+
+		@Override
+		public Duration when(T item) {
+			Long micros = DefaultRedisQueue.this.link.run(Script.WHEN, ScriptOutputType.INTEGER,
+					DefaultRedisQueue.this.keys.all(), now(), encode(item), DefaultRedisQueue.this.limiter.json());
+			return Duration.ofNanos(micros * 1000);
+		}
+
+		@Override
+		public void forget(T item) {
+			DefaultRedisQueue.this.forget(item);
+		}
+
+		@Override
+		public int numRequeues(T item) {
+			return DefaultRedisQueue.this.numRequeues(item);
+		}
+
+		@Override
+		public String toString() {
+			return DefaultRedisQueue.this.configuredLimiter + " shared on Redis";
+		}
+
+	}
+
+}

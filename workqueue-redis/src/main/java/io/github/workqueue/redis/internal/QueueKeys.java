@@ -1,0 +1,46 @@
+package io.github.workqueue.redis.internal;
+
+/**
+ * The keys of one queue, all under the hash tag {@code {prefix:name}} so that they share
+ * a Redis Cluster slot; their order is the one {@code common.lua} declares. Immutable.
+ */
+final class QueueKeys {
+
+	private static final String[] SUFFIXES = { "queue", "dirty", "inflight", "leases", "waiting", "order", "failures",
+			"expiries", "parked", "buckets", "wake", "counters", "enqueued" };
+
+	private final String[] keys;
+
+	QueueKeys(String prefix, String name) {
+		String tag = "{" + prefix + ":" + name + "}:";
+		this.keys = new String[SUFFIXES.length];
+		for (int i = 0; i < SUFFIXES.length; i++) {
+			this.keys[i] = tag + SUFFIXES[i];
+		}
+	}
+
+	String[] all() {
+		return this.keys;
+	}
+
+	String queue() {
+		return this.keys[0];
+	}
+
+	String waiting() {
+		return this.keys[4];
+	}
+
+	String failures() {
+		return this.keys[6];
+	}
+
+	String parked() {
+		return this.keys[8];
+	}
+
+	String wake() {
+		return this.keys[10];
+	}
+
+}

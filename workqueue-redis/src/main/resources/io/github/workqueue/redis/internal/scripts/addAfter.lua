@@ -1,0 +1,3 @@
+-- ARGV: now, item, delay in microseconds. Returns 1 when a waiting entry was made or moved earlier.
+promoteDue()
+return addAfter(ARGV[2], tonumber(ARGV[3]))

@@ -1,0 +1,12 @@
+-- ARGV: now, then item, token pairs. An instance shutting down gives its leases back: each item
+-- still held by its token returns to the head of the FIFO at once, not counted as redelivered.
+local released = 0
+for i = 2, #ARGV, 2 do
+  if leaseOf(ARGV[i]) == ARGV[i + 1] then
+    endLease(ARGV[i])
+    redis.call('SADD', DIRTY, ARGV[i])
+    enqueue(ARGV[i], true)
+    released = released + 1
+  end
+end
+return released
