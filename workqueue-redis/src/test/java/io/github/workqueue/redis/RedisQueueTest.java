@@ -1,0 +1,228 @@
+package io.github.workqueue.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import io.github.workqueue.core.FakeClock;
+import io.github.workqueue.core.WorkQueue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What the Redis queue adds to the contract: several instances sharing one queue, leases
+ * and their expiry, fencing, parking, codecs and instance shutdown. Each "instance" is a
+ * queue object of its own with its own holder name, as separate processes would have.
+ */
+class RedisQueueTest {
+
+	private final FakeClock clock = new FakeClock();
+
+	private final String name = TestRedis.uniqueName("redis");
+
+	private final List<RedisQueue<?>> queues = new ArrayList<>();
+
+	@AfterEach
+	void shutDown() {
+		this.queues.forEach(WorkQueue::shutDown);
+	}
+
+	private RedisQueueBuilder builder(String holder) {
+		return RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), this.name)
+			.holder(holder)
+			.timeForTests(this.clock)
+			.leaseDuration(Duration.ofSeconds(10));
+	}
+
+	private RedisQueue<String> instance(String holder) {
+		return track(builder(holder).build(ItemCodec.strings()));
+	}
+
+	private <T> RedisQueue<T> track(RedisQueue<T> queue) {
+		this.queues.add(queue);
+		return queue;
+	}
+
+	private static <T> T take(WorkQueue<T> queue) throws InterruptedException {
+		Optional<T> item = queue.get(Duration.ofSeconds(5));
+		assertThat(item).as("an item is ready").isPresent();
+		return item.get();
+	}
+
+	@Test
+	void instancesShouldShareOneQueueWithDedup() throws InterruptedException {
+		RedisQueue<String> a = instance("a");
+		RedisQueue<String> b = instance("b");
+		a.add("x");
+		b.add("x");
+		b.add("y");
+		assertThat(a.len()).isEqualTo(2);
+		assertThat(take(b)).isEqualTo("x");
+		assertThat(take(a)).isEqualTo("y");
+		assertThat(a.get(Duration.ZERO)).isEmpty();
+	}
+
+	@Test
+	void anAddFromAnotherInstanceWhileProcessingShouldRunAgainAfterDone() throws InterruptedException {
+		RedisQueue<String> a = instance("a");
+		RedisQueue<String> b = instance("b");
+		a.add("x");
+		assertThat(take(b)).isEqualTo("x");
+		a.add("x");
+		assertThat(a.get(Duration.ZERO)).as("one holder at a time").isEmpty();
+		b.done("x");
+		assertThat(take(a)).isEqualTo("x");
+	}
+
+	@Test
+	void anExpiredLeaseShouldRedeliverTheItemAndFenceTheOldHolder() throws InterruptedException {
+		RedisQueue<String> a = instance("a");
+		RedisQueue<String> b = instance("b");
+		a.add("x");
+		assertThat(take(a)).isEqualTo("x");
+		long token = a.lease("x").orElseThrow().token();
+		this.clock.step(Duration.ofSeconds(11));
+		assertThat(take(b)).as("redelivered after the lease expired").isEqualTo("x");
+		assertThat(b.lease("x").orElseThrow().token()).isGreaterThan(token);
+		a.done("x");
+		assertThat(b.stats().rejectedDones()).as("the stale holder's done is rejected").isEqualTo(1);
+		assertThat(b.stats().inFlight()).as("and does not end b's lease").isEqualTo(1);
+		assertThat(b.stats().redeliveries()).isEqualTo(1);
+		b.done("x");
+		assertThat(b.stats()).isEqualTo(new RedisQueueStats(0, 0, 0, 0, 1, 1));
+	}
+
+	@Test
+	void aLeaseShouldNotBeRenewedOnceExpired() throws InterruptedException {
+		RedisQueue<String> a = instance("a");
+		a.add("x");
+		take(a);
+		this.clock.step(Duration.ofSeconds(11));
+		a.done("x");
+		assertThat(a.stats().rejectedDones()).isEqualTo(1);
+	}
+
+	@Test
+	void anItemWhoseLeasesKeepExpiringShouldBeParked() throws InterruptedException {
+		RedisQueue<String> a = track(builder("a").maxLeaseExpiries(1).build(ItemCodec.strings()));
+		a.add("poison");
+		take(a);
+		this.clock.step(Duration.ofSeconds(11));
+		assertThat(take(a)).as("first expiry: delivered again").isEqualTo("poison");
+		this.clock.step(Duration.ofSeconds(11));
+		assertThat(a.get(Duration.ZERO)).as("second expiry in a row: parked").isEmpty();
+		assertThat(a.parked()).containsOnlyKeys("poison");
+		assertThat(a.parked().get("poison")).contains("lease expired 2 times");
+		assertThat(a.stats().parked()).isEqualTo(1);
+		a.add("poison");
+		assertThat(a.parked()).as("an add brings it back").isEmpty();
+		assertThat(take(a)).isEqualTo("poison");
+	}
+
+	@Test
+	void aDoneShouldResetTheExpiriesInARow() throws InterruptedException {
+		RedisQueue<String> a = track(builder("a").maxLeaseExpiries(1).build(ItemCodec.strings()));
+		a.add("x");
+		take(a);
+		this.clock.step(Duration.ofSeconds(11));
+		take(a);
+		a.done("x");
+		a.add("x");
+		take(a);
+		this.clock.step(Duration.ofSeconds(11));
+		assertThat(take(a)).isEqualTo("x");
+		assertThat(a.parked()).isEmpty();
+	}
+
+	@Test
+	void leasesShouldBeRenewedWhileTheItemIsProcessing() throws InterruptedException {
+		RedisQueue<String> a = track(RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), this.name)
+			.holder("a")
+			.leaseDuration(Duration.ofMillis(300))
+			.build(ItemCodec.strings()));
+		a.add("x");
+		take(a);
+		long firstDeadline = a.lease("x").orElseThrow().expiresAt().toEpochMilli();
+		Thread.sleep(1000); // real time: three lease durations, renewed every 100ms
+		Lease lease = a.lease("x").orElseThrow();
+		assertThat(lease.lost()).isFalse();
+		assertThat(lease.expiresAt().toEpochMilli()).isGreaterThan(firstDeadline);
+		assertThat(a.stats().redeliveries()).isZero();
+		a.done("x");
+		assertThat(a.stats().rejectedDones()).isZero();
+	}
+
+	@Test
+	void anInstanceShuttingDownShouldGiveItsLeasesBackAtOnce() throws InterruptedException {
+		RedisQueue<String> a = instance("a");
+		RedisQueue<String> b = instance("b");
+		a.add("x");
+		a.add("y");
+		a.addAfter("later", Duration.ofSeconds(5));
+		assertThat(take(a)).isEqualTo("x");
+		a.shutDown();
+		assertThat(b.isShuttingDown()).as("the shared queue keeps running").isFalse();
+		assertThat(take(b)).as("x is back at the head").isEqualTo("x");
+		assertThat(take(b)).isEqualTo("y");
+		assertThat(b.waitingLen()).as("waiting items persist").isEqualTo(1);
+		assertThat(b.stats().redeliveries()).as("a release is not a redelivery").isZero();
+		a.done("x");
+		assertThat(b.lease("x")).isPresent();
+	}
+
+	@Test
+	void recordsShouldTravelAsJsonAndUndecodableItemsBeParked() throws InterruptedException {
+		JsonMapper mapper = JsonMapper.builder().build();
+		RedisQueue<Key> typed = track(builder("typed").build(ItemCodec.json(mapper, Key.class)));
+		RedisQueue<String> raw = track(builder("raw").build(ItemCodec.strings()));
+		typed.add(new Key("default", "web"));
+		typed.add(new Key("default", "web"));
+		raw.add("not json");
+		typed.add(new Key("kube-system", "dns"));
+		assertThat(take(typed)).isEqualTo(new Key("default", "web"));
+		assertThat(take(typed)).as("the undecodable item is skipped").isEqualTo(new Key("kube-system", "dns"));
+		assertThat(typed.parked()).containsOnlyKeys("not json");
+		assertThat(typed.parked().get("not json")).contains("cannot be decoded");
+	}
+
+	@Test
+	void aCustomRateLimiterShouldBeRefusedAtBuildTime() {
+		var builder = builder("a").rateLimiter(new io.github.workqueue.core.ratelimit.RateLimiter<Object>() {
+			@Override
+			public Duration when(Object item) {
+				return Duration.ZERO;
+			}
+
+			@Override
+			public void forget(Object item) {
+			}
+
+			@Override
+			public int numRequeues(Object item) {
+				return 0;
+			}
+		});
+		org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+			.isThrownBy(() -> builder.build(ItemCodec.strings()))
+			.withMessageContaining("cannot be shared by instances on Redis");
+	}
+
+	@Test
+	void delaysShouldUseRedisTime() throws InterruptedException {
+		RedisQueue<String> a = track(RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), this.name)
+			.holder("a")
+			.build(ItemCodec.strings()));
+		long start = System.nanoTime();
+		a.addAfter("x", Duration.ofMillis(200));
+		assertThat(a.get(Duration.ofSeconds(10))).contains("x");
+		assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(Duration.ofMillis(200).toNanos());
+	}
+
+	record Key(String namespace, String name) {
+	}
+
+}

@@ -1,0 +1,168 @@
+package io.github.workqueue.redis.process;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import io.github.workqueue.redis.ItemCodec;
+import io.github.workqueue.redis.RedisQueue;
+import io.github.workqueue.redis.RedisQueueConnection;
+import io.github.workqueue.redis.RedisQueueStats;
+import io.github.workqueue.redis.TestRedis;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Three instances of one queue in three JVMs on one Redis, while this JVM adds items
+ * (each key twice, the second add often while the first is processing) and kills an
+ * instance with SIGKILL mid-processing, then starts a new one, several times. Checked: no
+ * item was ever held by two live leases at once; every add was followed by a processing
+ * that read it (the last version seen of each key is its last version added); nothing was
+ * lost or parked; the redeliveries equal the items the killed instances held when they
+ * died.
+ */
+class ProcessKillTest {
+
+	private static final int KEYS = Integer.getInteger("workqueue.processKill.keys", 100_000);
+
+	private static final int KILLS = 3;
+
+	private static final Duration LEASE = Duration.ofSeconds(5);
+
+	private final String name = TestRedis.uniqueName("kill");
+
+	private final List<Instance> instances = new ArrayList<>();
+
+	private final RedisCommands<String, String> redis = TestRedis.client().connect().sync();
+
+	@AfterEach
+	void killAll() {
+		this.instances.forEach((instance) -> instance.process.destroyForcibly());
+	}
+
+	@Test
+	void nothingShouldBeLostOrHeldTwiceWhileInstancesAreKilled() throws Exception {
+		RedisQueue<String> producer = RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), this.name)
+			.holder("producer")
+			.build(ItemCodec.strings());
+		for (int i = 0; i < 3; i++) {
+			start();
+		}
+		ExecutorService adders = Executors.newFixedThreadPool(4);
+		List<Future<?>> adding = new ArrayList<>();
+		for (int round = 0; round < 2; round++) {
+			for (int part = 0; part < 4; part++) {
+				int first = part;
+				adding.add(adders.submit(() -> {
+					for (int key = first; key < KEYS; key += 4) {
+						this.redis.hincrby(this.name + ":versions", "k" + key, 1);
+						producer.add("k" + key);
+					}
+				}));
+			}
+		}
+		long expectedRedeliveries = 0;
+		for (int kill = 0; kill < KILLS; kill++) {
+			Thread.sleep(2000 + ThreadLocalRandom.current().nextInt(1000));
+			expectedRedeliveries += killOne();
+			start();
+		}
+		for (Future<?> add : adding) {
+			add.get(5, TimeUnit.MINUTES);
+		}
+		adders.shutdown();
+		await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500)).until(() -> {
+			RedisQueueStats stats = producer.stats();
+			return stats.queued() == 0 && stats.waiting() == 0 && stats.inFlight() == 0;
+		});
+		Map<String, String> versions = this.redis.hgetall(this.name + ":versions");
+		Map<String, String> seen = this.redis.hgetall(this.name + ":seen");
+		Map<String, String> unseen = new HashMap<>();
+		versions.forEach((key, version) -> {
+			if (!version.equals(seen.get(key))) {
+				unseen.put(key, version + " added, " + seen.get(key) + " seen");
+			}
+		});
+		assertThat(this.redis.lrange(this.name + ":violations", 0, 20)).as("items held by two live leases").isEmpty();
+		assertThat(versions).hasSize(KEYS);
+		assertThat(unseen).as("adds not followed by a processing that read them").isEmpty();
+		RedisQueueStats stats = producer.stats();
+		System.out.println("ProcessKillTest: " + KEYS + " keys, " + KILLS + " kills, " + expectedRedeliveries
+				+ " items in flight at the kills, " + stats);
+		assertThat(expectedRedeliveries).as("the kills hit instances mid-processing").isPositive();
+		assertThat(stats.parked()).isZero();
+		assertThat(stats.redeliveries()).as("redeliveries = items in flight in the killed instances")
+			.isEqualTo(expectedRedeliveries);
+		assertThat(stats.rejectedDones()).isZero();
+		producer.shutDown();
+	}
+
+	/**
+	 * Kills the oldest instance with SIGKILL and returns how many leases it held when it
+	 * died; its claims in {@code active} are cleared, since a dead process holds nothing
+	 * live.
+	 */
+	private long killOne() throws InterruptedException {
+		Instance victim = this.instances.remove(0);
+		victim.process.destroyForcibly();
+		victim.process.waitFor();
+		long held = 0;
+		for (String lease : this.redis.hvals("{workqueue:" + this.name + "}:inflight")) {
+			if (lease.split(" ")[1].equals(victim.holder)) {
+				held++;
+			}
+		}
+		Map<String, String> active = this.redis.hgetall(this.name + ":active");
+		for (Map.Entry<String, String> claim : active.entrySet()) {
+			for (String lease : this.redis.hvals("{workqueue:" + this.name + "}:inflight")) {
+				String[] parts = lease.split(" ");
+				if (parts[0].equals(claim.getValue()) && parts[1].equals(victim.holder)) {
+					this.redis.hdel(this.name + ":active", claim.getKey());
+				}
+			}
+		}
+		return held;
+	}
+
+	private void start() throws IOException {
+		String holder = "instance-" + this.instances.size() + "-" + System.nanoTime();
+		Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+		Process process = new ProcessBuilder(java.toString(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+				WorkerProcess.class.getName(), TestRedis.uri(), this.name, holder, Long.toString(LEASE.toMillis()), "4")
+			.redirectErrorStream(true)
+			.start();
+		BufferedReader output = new BufferedReader(
+				new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+		String line;
+		do {
+			line = output.readLine();
+		}
+		while (line != null && !line.equals("ready " + holder));
+		assertThat(line).as("instance started").isNotNull();
+		Thread drain = new Thread(() -> output.lines().forEach((ignored) -> {
+		}));
+		drain.setDaemon(true);
+		drain.start();
+		this.instances.add(new Instance(process, holder));
+	}
+
+	private record Instance(Process process, String holder) {
+	}
+
+}

@@ -1,0 +1,79 @@
+package io.github.workqueue.redis.process;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.github.workqueue.redis.ItemCodec;
+import io.github.workqueue.redis.RedisQueue;
+import io.github.workqueue.redis.RedisQueueConnection;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.sync.RedisCommands;
+
+/**
+ * One instance of a shared queue in a JVM of its own, for {@link ProcessKillTest}: its
+ * workers take items and record what they saw in Redis, so that the test can check the
+ * invariants from outside while it kills instances.
+ *
+ * <p>
+ * For each item, a worker claims {@code active[item]} with its lease token (finding it
+ * taken means two live leases: a violation), reads the item's version (how many adds the
+ * producer had made), works a little, records the version as seen, releases the claim and
+ * marks the item done.
+ *
+ * <p>
+ * Arguments: Redis URI, queue name, holder name, lease in milliseconds, worker threads.
+ */
+public final class WorkerProcess {
+
+	private WorkerProcess() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		String uri = args[0];
+		String name = args[1];
+		String holder = args[2];
+		Duration lease = Duration.ofMillis(Long.parseLong(args[3]));
+		int workers = Integer.parseInt(args[4]);
+		RedisClient client = RedisClient.create(uri);
+		RedisQueue<String> queue = RedisQueue.builder(RedisQueueConnection.of(client), name)
+			.holder(holder)
+			.leaseDuration(lease)
+			.build(ItemCodec.strings());
+		for (int i = 0; i < workers; i++) {
+			RedisCommands<String, String> redis = client.connect().sync();
+			Thread worker = new Thread(() -> work(queue, redis, name), holder + "-worker-" + i);
+			worker.start();
+		}
+		System.out.println("ready " + holder);
+		System.out.flush();
+	}
+
+	private static void work(RedisQueue<String> queue, RedisCommands<String, String> redis, String name) {
+		try {
+			while (true) {
+				Optional<String> taken = queue.get();
+				if (taken.isEmpty()) {
+					return;
+				}
+				String item = taken.get();
+				String token = Long.toString(queue.lease(item).orElseThrow().token());
+				if (!redis.hsetnx(name + ":active", item, token)) {
+					redis.rpush(name + ":violations",
+							item + " taken with token " + token + " while " + redis.hget(name + ":active", item));
+				}
+				String version = redis.hget(name + ":versions", item);
+				if (ThreadLocalRandom.current().nextInt(4) == 0) {
+					Thread.sleep(1);
+				}
+				redis.hset(name + ":seen", item, version);
+				redis.hdel(name + ":active", item);
+				queue.done(item);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}
