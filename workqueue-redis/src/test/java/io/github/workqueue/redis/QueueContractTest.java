@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link FakeClock}).
  */
 @ParameterizedClass(name = "{0}")
-@ValueSource(strings = { "memory", "redis" })
+@ValueSource(strings = { "memory", "redis", "redis-cluster" })
 class QueueContractTest {
 
 	private static final Duration NOW = Duration.ZERO;
@@ -53,7 +53,9 @@ class QueueContractTest {
 			queue = WorkQueue.builder().clock(this.clock).rateLimiter(limiter).buildRateLimiting();
 		}
 		else {
-			queue = RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), TestRedis.uniqueName("contract"))
+			RedisQueueConnection connection = this.backend.equals("redis") ? RedisQueueConnection.of(TestRedis.client())
+					: RedisQueueConnection.of(TestRedisCluster.client());
+			queue = RedisQueue.builder(connection, TestRedis.uniqueName("contract"))
 				.timeForTests(this.clock)
 				.rateLimiter(limiter)
 				.build(ItemCodec.strings());
