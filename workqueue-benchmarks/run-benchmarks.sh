@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the whole benchmark suite (JMH workloads 1-6, then delivery and memory) and writes
+# Runs the whole benchmark suite (JMH workloads 1-6, then delivery, memory and Redis) and writes
 # the results under workqueue-benchmarks/target/results. About 6 minutes on 2 cores.
 # Usage: workqueue-benchmarks/run-benchmarks.sh [extra JMH options]
 set -euo pipefail
@@ -12,3 +12,4 @@ java -version 2>&1 | head -1 | tee "$out/java-version.txt"
 java -jar "$jar" -f 1 -wi 3 -i 5 -w 1s -r 1s -rf json -rff "$out/jmh.json" "$@" | tee "$out/jmh.txt"
 java -cp "$jar" io.github.workqueue.benchmarks.DelayedArrivalMeasurement | tee "$out/delivery.txt"
 java -Djol.magicFieldOffset=true -cp "$jar" io.github.workqueue.benchmarks.MemoryMeasurement 2>/dev/null | tee "$out/memory.txt"
+java -cp "$jar" io.github.workqueue.benchmarks.RedisMeasurement 2>/dev/null | tee "$out/redis.txt"

@@ -88,6 +88,17 @@ public interface MetricsProvider {
 	}
 
 	/**
+	 * A queue-wide figure of a shared (Redis) queue, refreshed periodically by each
+	 * instance. Not in client-go; records nothing unless overridden.
+	 * @param name the queue name
+	 * @param figure which figure
+	 * @return the gauge
+	 */
+	default SettableGaugeMetric newSharedMetric(String name, SharedFigure figure) {
+		return NoopMetricsProvider.INSTANCE.newWaitingMetric(name);
+	}
+
+	/**
 	 * Items the queue dropped, by reason. Not in client-go; records nothing unless
 	 * overridden.
 	 * @param name the queue name

@@ -524,6 +524,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			}
 			if (this.metrics != null) {
 				this.metrics.unfinished(total, longest);
+				this.metrics.shared(stats());
 			}
 			if (leases.isEmpty()) {
 				return;

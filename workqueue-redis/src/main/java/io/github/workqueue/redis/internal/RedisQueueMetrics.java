@@ -1,10 +1,15 @@
 package io.github.workqueue.redis.internal;
 
+import java.util.EnumMap;
+import java.util.Map;
+
 import io.github.workqueue.core.metrics.CounterMetric;
 import io.github.workqueue.core.metrics.DropReason;
 import io.github.workqueue.core.metrics.HistogramMetric;
 import io.github.workqueue.core.metrics.MetricsProvider;
 import io.github.workqueue.core.metrics.SettableGaugeMetric;
+import io.github.workqueue.core.metrics.SharedFigure;
+import io.github.workqueue.redis.RedisQueueStats;
 
 /**
  * client-go's metrics as this instance sees them: its adds, the queue time of the items
@@ -28,6 +33,8 @@ public final class RedisQueueMetrics {
 
 	private final SettableGaugeMetric longestRunning;
 
+	private final Map<SharedFigure, SettableGaugeMetric> shared = new EnumMap<>(SharedFigure.class);
+
 	public RedisQueueMetrics(String name, MetricsProvider provider) {
 		this.adds = provider.newAddsMetric(name);
 		this.latency = provider.newLatencyMetric(name);
@@ -36,6 +43,9 @@ public final class RedisQueueMetrics {
 		this.dropped = provider.newDroppedMetric(name, DropReason.ADD_AFTER_SHUTDOWN);
 		this.unfinishedWork = provider.newUnfinishedWorkSecondsMetric(name);
 		this.longestRunning = provider.newLongestRunningProcessorSecondsMetric(name);
+		for (SharedFigure figure : SharedFigure.values()) {
+			this.shared.put(figure, provider.newSharedMetric(name, figure));
+		}
 	}
 
 	void added() {
@@ -56,6 +66,14 @@ public final class RedisQueueMetrics {
 
 	void droppedAfterShutdown() {
 		this.dropped.inc();
+	}
+
+	void shared(RedisQueueStats stats) {
+		this.shared.get(SharedFigure.DEPTH).set(stats.queued());
+		this.shared.get(SharedFigure.WAITING).set(stats.waiting());
+		this.shared.get(SharedFigure.IN_FLIGHT).set(stats.inFlight());
+		this.shared.get(SharedFigure.PARKED).set(stats.parked());
+		this.shared.get(SharedFigure.REDELIVERIES).set(stats.redeliveries());
 	}
 
 	void unfinished(long totalNanos, long longestNanos) {

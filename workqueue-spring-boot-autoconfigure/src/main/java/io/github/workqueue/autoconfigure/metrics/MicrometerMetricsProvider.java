@@ -17,6 +17,7 @@ import io.github.workqueue.core.metrics.GaugeMetric;
 import io.github.workqueue.core.metrics.HistogramMetric;
 import io.github.workqueue.core.metrics.MetricsProvider;
 import io.github.workqueue.core.metrics.SettableGaugeMetric;
+import io.github.workqueue.core.metrics.SharedFigure;
 
 /**
  * The core's metrics SPI on Micrometer, under client-go's metric names, tagged
@@ -118,6 +119,14 @@ public class MicrometerMetricsProvider implements MetricsProvider {
 	public SettableGaugeMetric newWaitingMetric(String name) {
 		return settable("workqueue.waiting", "Current number of items waiting for a delay before they are added", name,
 				null);
+	}
+
+	@Override
+	public SettableGaugeMetric newSharedMetric(String name, SharedFigure figure) {
+		return settable("workqueue.shared." + figure.meterSuffix(),
+				"Queue-wide number of items (" + figure.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
+						+ ") of a queue shared on Redis, as last read by this instance",
+				name, null);
 	}
 
 	@Override

@@ -1,0 +1,220 @@
+package io.github.workqueue.benchmarks;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.github.workqueue.core.WorkQueue;
+import io.github.workqueue.redis.ItemCodec;
+import io.github.workqueue.redis.RedisQueue;
+import io.github.workqueue.redis.RedisQueueConnection;
+import io.lettuce.core.RedisClient;
+import redis.embedded.RedisServer;
+
+/**
+ * The Redis queue measured on one Redis (the embedded {@code redis-server}, or the one at
+ * {@code WORKQUEUE_BENCH_REDIS_URL}), with the in-memory queue as the ceiling:
+ * <ul>
+ * <li>throughput: one producer adds distinct items while 1, 2 or 4 instances (each its
+ * own client and 4 workers blocking in {@code get}) take and finish them; items per
+ * second from the first add to the last {@code done};</li>
+ * <li>Redis round trips per item in that run, read from {@code INFO commandstats};</li>
+ * <li>hand-off latency: a worker blocked in {@code get}, one add at a time, from the call
+ * of {@code add} to the return of {@code get}, p50 and p99.</li>
+ * </ul>
+ * Run: {@code java -cp workqueue-benchmarks/target/benchmarks.jar
+ * io.github.workqueue.benchmarks.RedisMeasurement}.
+ */
+public final class RedisMeasurement {
+
+	private static final int ITEMS = 100_000;
+
+	private static final int WORKERS_PER_INSTANCE = 4;
+
+	private static final int HAND_OFFS = 5_000;
+
+	private RedisMeasurement() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		String external = System.getenv("WORKQUEUE_BENCH_REDIS_URL");
+		RedisServer server = null;
+		String uri = external;
+		if (uri == null || uri.isBlank()) {
+			int port = freePort();
+			server = RedisServer.builder().port(port).setting("bind 127.0.0.1").setting("save \"\"").build();
+			server.start();
+			uri = "redis://127.0.0.1:" + port;
+		}
+		try {
+			System.out.printf("%-28s %12s %14s%n", "queue", "items/s", "round trips");
+			System.out.printf("%-28s %,12.0f %14s%n", "in-memory, 4 workers", inMemory(), "-");
+			for (int instances : new int[] { 1, 2, 4 }) {
+				double[] result = redis(uri, instances);
+				System.out.printf("%-28s %,12.0f %14.2f%n", "redis, " + instances + " instance(s) x 4", result[0],
+						result[1]);
+			}
+			double[] latency = handOff(uri);
+			System.out.printf("hand-off add -> get returns (worker blocked in get): p50 %.3f ms, p99 %.3f ms%n",
+					latency[0], latency[1]);
+		}
+		finally {
+			if (server != null) {
+				server.stop();
+			}
+		}
+	}
+
+	private static double inMemory() throws InterruptedException {
+		WorkQueue<String> queue = WorkQueue.builder().build();
+		return run(List.of(queue), queue);
+	}
+
+	private static double[] redis(String uri, int instances) throws InterruptedException {
+		String name = "bench-" + instances + "-" + System.nanoTime();
+		List<RedisClient> clients = new ArrayList<>();
+		List<WorkQueue<String>> queues = new ArrayList<>();
+		for (int i = 0; i < instances; i++) {
+			RedisClient client = RedisClient.create(uri);
+			clients.add(client);
+			queues.add(RedisQueue.builder(RedisQueueConnection.of(client), name)
+				.holder("instance-" + i)
+				.build(ItemCodec.strings()));
+		}
+		RedisClient producerClient = RedisClient.create(uri);
+		WorkQueue<String> producer = RedisQueue.builder(RedisQueueConnection.of(producerClient), name)
+			.holder("producer")
+			.build(ItemCodec.strings());
+		var stats = producerClient.connect().sync();
+		long before = roundTrips(stats.info("commandstats"));
+		double itemsPerSecond = run(queues, producer);
+		long after = roundTrips(stats.info("commandstats"));
+		producer.shutDown();
+		queues.forEach(WorkQueue::shutDown);
+		clients.forEach(RedisClient::shutdown);
+		producerClient.shutdown();
+		return new double[] { itemsPerSecond, (after - before) / (double) ITEMS };
+	}
+
+	/**
+	 * Four producers add {@link #ITEMS} distinct items first; then each queue's four
+	 * workers take and finish them all. Returns items per second from the workers' start
+	 * to the last done.
+	 */
+	private static double run(List<WorkQueue<String>> queues, WorkQueue<String> producer) throws InterruptedException {
+		List<Thread> producers = new ArrayList<>();
+		for (int p = 0; p < 4; p++) {
+			int first = p;
+			Thread adder = new Thread(() -> {
+				for (int i = first; i < ITEMS; i += 4) {
+					producer.add("item-" + i);
+				}
+			});
+			adder.start();
+			producers.add(adder);
+		}
+		for (Thread adder : producers) {
+			adder.join();
+		}
+		CountDownLatch finished = new CountDownLatch(ITEMS);
+		List<Thread> workers = new ArrayList<>();
+		long start = System.nanoTime();
+		for (WorkQueue<String> queue : queues) {
+			for (int i = 0; i < WORKERS_PER_INSTANCE; i++) {
+				Thread worker = new Thread(() -> {
+					try {
+						while (true) {
+							Optional<String> item = queue.get();
+							if (item.isEmpty()) {
+								return;
+							}
+							queue.done(item.get());
+							finished.countDown();
+						}
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
+				});
+				worker.start();
+				workers.add(worker);
+			}
+		}
+		if (!finished.await(10, TimeUnit.MINUTES)) {
+			throw new IllegalStateException("items were not all processed");
+		}
+		double seconds = (System.nanoTime() - start) / 1e9;
+		queues.forEach(WorkQueue::shutDown);
+		for (Thread worker : workers) {
+			worker.join(5000);
+		}
+		return ITEMS / seconds;
+	}
+
+	private static double[] handOff(String uri) throws InterruptedException {
+		String name = "handoff-" + System.nanoTime();
+		RedisClient client = RedisClient.create(uri);
+		RedisQueue<String> queue = RedisQueue.builder(RedisQueueConnection.of(client), name)
+			.holder("worker")
+			.build(ItemCodec.strings());
+		AtomicLong addedAt = new AtomicLong();
+		long[] latencies = new long[HAND_OFFS];
+		AtomicReference<CountDownLatch> taken = new AtomicReference<>();
+		Thread worker = new Thread(() -> {
+			try {
+				for (int i = 0; i < HAND_OFFS; i++) {
+					String item = queue.get().orElseThrow();
+					latencies[i] = System.nanoTime() - addedAt.get();
+					queue.done(item);
+					taken.get().countDown();
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		worker.start();
+		for (int i = 0; i < HAND_OFFS; i++) {
+			taken.set(new CountDownLatch(1));
+			Thread.sleep(1); // the worker is back in its blocking wait
+			addedAt.set(System.nanoTime());
+			queue.add("item-" + i);
+			if (!taken.get().await(10, TimeUnit.SECONDS)) {
+				throw new IllegalStateException("hand-off " + i + " did not arrive");
+			}
+		}
+		worker.join();
+		queue.shutDown();
+		client.shutdown();
+		Arrays.sort(latencies);
+		return new double[] { latencies[HAND_OFFS / 2] / 1e6, latencies[HAND_OFFS * 99 / 100] / 1e6 };
+	}
+
+	/** Scripts and blocking pops: the commands a queue sends per item. */
+	private static long roundTrips(String commandStats) {
+		long calls = 0;
+		for (String line : commandStats.split("\r?\n")) {
+			if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")
+					|| line.startsWith("cmdstat_blpop:")) {
+				String count = line.substring(line.indexOf("calls=") + 6);
+				calls += Long.parseLong(count.substring(0, count.indexOf(',')));
+			}
+		}
+		return calls;
+	}
+
+	private static int freePort() throws IOException {
+		try (ServerSocket socket = new ServerSocket(0)) {
+			return socket.getLocalPort();
+		}
+	}
+
+}
