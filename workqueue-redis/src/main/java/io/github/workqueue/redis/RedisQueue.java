@@ -22,9 +22,11 @@ import io.github.workqueue.core.RateLimitingQueue;
  *
  * <p>
  * <b>Instance shutdown.</b> {@link #shutDown()} and {@link #shutDownWithDrain()} stop
- * this instance only: it takes and accepts no more items, and gives the leases it still
- * holds back at once (those items are queued again for the other instances, not counted
- * as redelivered or lost). Queued and waiting items stay in Redis;
+ * this instance only: it takes and accepts no more items. Items its workers are
+ * processing keep their leases until {@code done}; when a drain ends (its items done, its
+ * timeout passed, or {@code shutDown()} called meanwhile) the leases still held are given
+ * back at once, and those items are queued again for the other instances, not counted as
+ * redelivered or lost. Queued and waiting items stay in Redis;
  * {@link #discardedAtShutdown()} is always empty.
  *
  * <p>

@@ -164,7 +164,7 @@ class RedisQueueTest {
 		a.add("y");
 		a.addAfter("later", Duration.ofSeconds(5));
 		assertThat(take(a)).isEqualTo("x");
-		a.shutDown();
+		assertThat(a.shutDownWithDrain(Duration.ofMillis(10))).as("x is not done").isFalse();
 		assertThat(b.isShuttingDown()).as("the shared queue keeps running").isFalse();
 		assertThat(take(b)).as("x is back at the head").isEqualTo("x");
 		assertThat(take(b)).isEqualTo("y");
@@ -172,6 +172,22 @@ class RedisQueueTest {
 		assertThat(b.stats().redeliveries()).as("a release is not a redelivery").isZero();
 		a.done("x");
 		assertThat(b.lease("x")).isPresent();
+	}
+
+	@Test
+	void anItemProcessingWhenItsInstanceShutsDownShouldKeepItsLeaseUntilDone() throws InterruptedException {
+		RedisQueue<String> a = instance("a");
+		RedisQueue<String> b = instance("b");
+		a.add("x");
+		assertThat(take(a)).isEqualTo("x");
+		a.shutDown();
+		assertThat(b.get(Duration.ZERO)).as("still a's").isEmpty();
+		a.add("x");
+		assertThat(b.stats().queued()).as("a refuses adds once shut down").isZero();
+		b.add("x");
+		a.done("x");
+		assertThat(take(b)).as("b's add runs after a's done").isEqualTo("x");
+		assertThat(b.stats().rejectedDones()).isZero();
 	}
 
 	@Test

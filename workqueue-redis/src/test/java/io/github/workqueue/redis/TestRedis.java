@@ -7,6 +7,7 @@ import java.util.UUID;
 
 import io.lettuce.core.RedisClient;
 import redis.embedded.RedisServer;
+import redis.embedded.exceptions.EmbeddedRedisException;
 
 /**
  * The Redis the tests run against: the one at {@code WORKQUEUE_TEST_REDIS_URL} when that
@@ -57,18 +58,30 @@ public final class TestRedis {
 	}
 
 	/**
-	 * Starts a {@code redis-server} of the embedded binary on a free port.
+	 * Starts a {@code redis-server} of the embedded binary on a port. A start that fails
+	 * at once (seen rarely on a loaded machine: the freshly extracted binary cannot be
+	 * executed yet) is tried again, twice at most.
+	 * @param port the port
 	 * @param settings extra configuration lines
 	 * @return the server, started
 	 */
 	public static RedisServer startServer(int port, String... settings) {
-		var builder = RedisServer.builder().port(port).setting("bind 127.0.0.1").setting("save \"\"");
-		for (String setting : settings) {
-			builder.setting(setting);
+		for (int attempt = 1;; attempt++) {
+			var builder = RedisServer.builder().port(port).setting("bind 127.0.0.1").setting("save \"\"");
+			for (String setting : settings) {
+				builder.setting(setting);
+			}
+			RedisServer server = builder.build();
+			try {
+				server.start();
+				return server;
+			}
+			catch (EmbeddedRedisException ex) {
+				if (attempt == 3) {
+					throw ex;
+				}
+			}
 		}
-		RedisServer server = builder.build();
-		server.start();
-		return server;
 	}
 
 	public static int freePort() {

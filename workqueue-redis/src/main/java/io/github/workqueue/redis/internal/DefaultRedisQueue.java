@@ -345,6 +345,9 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 							+ " had expired, so the item was delivered again and may have been processed twice");
 		}
 		signalDrain();
+		if (this.shuttingDown && this.held.isEmpty()) {
+			this.renewer.shutdownNow();
+		}
 	}
 
 	/**
@@ -422,12 +425,23 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		return this.shuttingDown;
 	}
 
+	/**
+	 * Stops this instance taking and accepting items. The items its workers are
+	 * processing keep their leases (renewed until {@code done}), so that no other
+	 * instance takes them meanwhile; a drain in progress stops waiting and gives back the
+	 * leases still held.
+	 */
 	@Override
 	public void shutDown() {
 		this.shuttingDown = true;
-		this.drainReleased = true;
 		this.blocking.close();
-		stop();
+		synchronized (this.drainMonitor) {
+			this.drainReleased = true;
+			this.drainMonitor.notifyAll();
+		}
+		if (this.held.isEmpty()) {
+			this.renewer.shutdownNow();
+		}
 	}
 
 	@Override
@@ -441,6 +455,11 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		return shutDownWithDrain(timeout.isNegative() ? 0 : saturatedNanos(timeout));
 	}
 
+	/**
+	 * Waits until this instance's workers have finished their items, the timeout passes
+	 * or {@link #shutDown()} is called; then gives back the leases still held, whose
+	 * items are queued again at once for the other instances.
+	 */
 	private boolean shutDownWithDrain(long timeoutNanos) throws InterruptedException {
 		this.shuttingDown = true;
 		this.blocking.close();
@@ -458,15 +477,15 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			}
 		}
 		finally {
-			stop();
+			giveBackLeases();
 		}
 	}
 
 	/**
 	 * Stops renewing and gives back the leases still held: their items are queued again
-	 * at once.
+	 * at once. A later {@code done} of such an item changes nothing.
 	 */
-	private void stop() {
+	private void giveBackLeases() {
 		this.renewer.shutdownNow();
 		List<Held> leases = new ArrayList<>();
 		for (T item : this.held.keySet()) {
@@ -478,7 +497,6 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		if (!leases.isEmpty()) {
 			release(leases);
 		}
-		signalDrain();
 	}
 
 	private void release(List<Held> leases) {
