@@ -31,7 +31,7 @@ public final class RedisQueueBuilder {
 
 	private Duration leaseDuration = Duration.ofSeconds(30);
 
-	private int maxLeaseExpiries = 5;
+	private int maxRedeliveries = 5;
 
 	private RateLimiter<?> rateLimiter = RateLimiters.controllerDefault(Clock.system());
 
@@ -81,17 +81,17 @@ public final class RedisQueueBuilder {
 	}
 
 	/**
-	 * Sets how many times in a row an item's lease may expire before the item is parked
-	 * instead of delivered again (an item that kills its workers must not kill every
-	 * instance in turn).
-	 * @param maxLeaseExpiries zero or more
+	 * Sets how many times in a row an item may be delivered again after its lease
+	 * expired; the next expiry parks it instead (an item that kills its workers must not
+	 * kill every instance in turn). A {@code done} resets the count.
+	 * @param maxRedeliveries zero or more
 	 * @return this builder
 	 */
-	public RedisQueueBuilder maxLeaseExpiries(int maxLeaseExpiries) {
-		if (maxLeaseExpiries < 0) {
-			throw new IllegalArgumentException("maxLeaseExpiries must not be negative, was " + maxLeaseExpiries);
+	public RedisQueueBuilder maxRedeliveries(int maxRedeliveries) {
+		if (maxRedeliveries < 0) {
+			throw new IllegalArgumentException("maxRedeliveries must not be negative, was " + maxRedeliveries);
 		}
-		this.maxLeaseExpiries = maxLeaseExpiries;
+		this.maxRedeliveries = maxRedeliveries;
 		return this;
 	}
 
@@ -162,8 +162,8 @@ public final class RedisQueueBuilder {
 				? new RedisQueueMetrics(this.name, this.metricsProvider) : null;
 		Duration longestBlock = (this.redisTimeMicros != null) ? Duration.ofMillis(10) : Duration.ofSeconds(1);
 		return new DefaultRedisQueue<>(new DefaultRedisQueue.Settings<>(this.name, this.prefix, this.connection.link(),
-				codec, this.holder, this.leaseDuration, this.maxLeaseExpiries,
-				(RateLimiter<? super T>) this.rateLimiter, this.redisTimeMicros, longestBlock, metrics));
+				codec, this.holder, this.leaseDuration, this.maxRedeliveries, (RateLimiter<? super T>) this.rateLimiter,
+				this.redisTimeMicros, longestBlock, metrics));
 	}
 
 	private static String defaultHolder() {

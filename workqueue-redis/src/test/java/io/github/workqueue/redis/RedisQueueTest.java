@@ -108,7 +108,7 @@ class RedisQueueTest {
 
 	@Test
 	void anItemWhoseLeasesKeepExpiringShouldBeParked() throws InterruptedException {
-		RedisQueue<String> a = track(builder("a").maxLeaseExpiries(1).build(ItemCodec.strings()));
+		RedisQueue<String> a = track(builder("a").maxRedeliveries(1).build(ItemCodec.strings()));
 		a.add("poison");
 		take(a);
 		this.clock.step(Duration.ofSeconds(11));
@@ -125,7 +125,7 @@ class RedisQueueTest {
 
 	@Test
 	void aDoneShouldResetTheExpiriesInARow() throws InterruptedException {
-		RedisQueue<String> a = track(builder("a").maxLeaseExpiries(1).build(ItemCodec.strings()));
+		RedisQueue<String> a = track(builder("a").maxRedeliveries(1).build(ItemCodec.strings()));
 		a.add("x");
 		take(a);
 		this.clock.step(Duration.ofSeconds(11));

@@ -67,7 +67,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private final String leaseMicros;
 
-	private final String maxLeaseExpiries;
+	private final String maxRedeliveries;
 
 	private final RateLimiter<? super T> configuredLimiter;
 
@@ -105,7 +105,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.holder = settings.holder().replaceAll("\\s", "_");
 		this.leaseDuration = settings.leaseDuration();
 		this.leaseMicros = Long.toString(LimiterSpec.micros(settings.leaseDuration()));
-		this.maxLeaseExpiries = Integer.toString(settings.maxLeaseExpiries());
+		this.maxRedeliveries = Integer.toString(settings.maxRedeliveries());
 		this.configuredLimiter = settings.rateLimiter();
 		this.limiter = LimiterSpec.of(settings.rateLimiter());
 		this.redisTimeMicros = settings.redisTimeMicros();
@@ -132,14 +132,14 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 * @param codec the item codec
 	 * @param holder this instance's name in leases
 	 * @param leaseDuration how long a lease lasts without renewal
-	 * @param maxLeaseExpiries expiries in a row before an item is parked
+	 * @param maxRedeliveries expiries in a row before an item is parked
 	 * @param rateLimiter the limiter, of the core's kinds
 	 * @param redisTimeMicros the time to use instead of Redis's, or {@code null}
 	 * @param longestBlock the longest single blocking wait
 	 * @param metrics where metrics go, or {@code null} for none
 	 */
 	public record Settings<T>(String name, String prefix, RedisLink link, ItemCodec<T> codec, String holder,
-			Duration leaseDuration, int maxLeaseExpiries, RateLimiter<? super T> rateLimiter,
+			Duration leaseDuration, int maxRedeliveries, RateLimiter<? super T> rateLimiter,
 			@Nullable LongSupplier redisTimeMicros, Duration longestBlock, @Nullable RedisQueueMetrics metrics) {
 	}
 
@@ -236,7 +236,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			List<Object> result;
 			try {
 				result = this.link.run(Script.GET, ScriptOutputType.MULTI, this.keys.all(), now(), this.holder,
-						this.leaseMicros, this.maxLeaseExpiries);
+						this.leaseMicros, this.maxRedeliveries);
 				this.outage.succeeded();
 				backoff = FIRST_BACKOFF_NANOS;
 			}
