@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * Builds a {@link RedisQueue}. Every instance that builds a queue with the same prefix
  * and name on the same Redis shares it, and must configure it alike (lease, limiter,
  * parking). Defaults: prefix {@code workqueue}, leases of 30 seconds, items parked after
- * 5 lease expiries in a row, client-go's default controller rate limiter, no metrics. Not
+ * 5 redeliveries in a row, client-go's default controller rate limiter, no metrics. Not
  * thread-safe; the queues it builds are.
  */
 public final class RedisQueueBuilder {
