@@ -1,5 +1,6 @@
 package io.github.workqueue.redis;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -72,5 +73,25 @@ public interface RedisQueue<T> extends RateLimitingQueue<T> {
 	 * @return encoded item to reason
 	 */
 	Map<String, String> parked();
+
+	/**
+	 * Takes a parked item out of the parked set and queues it again.
+	 * @param encoded the item as stored, a key of {@link #parked()}
+	 * @return whether the item was parked
+	 */
+	boolean requeueParked(String encoded);
+
+	/**
+	 * Takes a parked item out of the parked set for good.
+	 * @param encoded the item as stored, a key of {@link #parked()}
+	 * @return whether the item was parked
+	 */
+	boolean dropParked(String encoded);
+
+	/**
+	 * Lists the items under a lease on any instance, read in one atomic step.
+	 * @return the items with their holders and lease times
+	 */
+	List<InFlightItem> inFlight();
 
 }

@@ -124,6 +124,40 @@ class RedisQueueTest {
 	}
 
 	@Test
+	void aParkedItemShouldBeRequeuedOrDroppedOnRequest() throws InterruptedException {
+		RedisQueue<String> a = track(builder("a").maxRedeliveries(0).build(ItemCodec.strings()));
+		a.add("p1");
+		a.add("p2");
+		take(a);
+		take(a);
+		this.clock.step(Duration.ofSeconds(11));
+		assertThat(a.get(Duration.ZERO)).isEmpty();
+		assertThat(a.parked()).containsOnlyKeys("p1", "p2");
+		assertThat(a.requeueParked("p1")).isTrue();
+		assertThat(a.dropParked("p2")).isTrue();
+		assertThat(a.dropParked("p2")).as("no longer parked").isFalse();
+		assertThat(a.parked()).isEmpty();
+		assertThat(take(a)).isEqualTo("p1");
+		assertThat(a.get(Duration.ZERO)).isEmpty();
+	}
+
+	@Test
+	void inFlightShouldListEveryInstancesLeases() throws InterruptedException {
+		RedisQueue<String> a = instance("a");
+		RedisQueue<String> b = instance("b");
+		a.add("x");
+		a.add("y");
+		take(a);
+		take(b);
+		assertThat(a.inFlight()).extracting(InFlightItem::item, InFlightItem::holder)
+			.containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("x", "a"),
+					org.assertj.core.groups.Tuple.tuple("y", "b"));
+		InFlightItem x = a.inFlight().stream().filter((item) -> item.item().equals("x")).findFirst().orElseThrow();
+		assertThat(x.token()).isEqualTo(a.lease("x").orElseThrow().token());
+		assertThat(Duration.between(x.grantedAt(), x.expiresAt())).isEqualTo(Duration.ofSeconds(10));
+	}
+
+	@Test
 	void aDoneShouldResetTheExpiriesInARow() throws InterruptedException {
 		RedisQueue<String> a = track(builder("a").maxRedeliveries(1).build(ItemCodec.strings()));
 		a.add("x");

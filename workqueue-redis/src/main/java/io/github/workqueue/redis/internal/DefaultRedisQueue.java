@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 import io.github.workqueue.core.ratelimit.RateLimiter;
+import io.github.workqueue.redis.InFlightItem;
 import io.github.workqueue.redis.ItemCodec;
 import io.github.workqueue.redis.Lease;
 import io.github.workqueue.redis.RedisQueue;
@@ -388,9 +389,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		if (lease == null) {
 			return Optional.empty();
 		}
-		long micros = lease.deadlineMicros;
-		return Optional.of(new Lease(lease.token,
-				Instant.ofEpochSecond(micros / 1_000_000, (micros % 1_000_000) * 1000), lease.lost));
+		return Optional.of(new Lease(lease.token, microsToInstant(lease.deadlineMicros), lease.lost));
 	}
 
 	@Override
@@ -413,6 +412,38 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	@Override
 	public Map<String, String> parked() {
 		return this.link.hashGetAll(this.keys.parked());
+	}
+
+	@Override
+	public boolean requeueParked(String encoded) {
+		return unpark(encoded, "requeue");
+	}
+
+	@Override
+	public boolean dropParked(String encoded) {
+		return unpark(encoded, "drop");
+	}
+
+	private boolean unpark(String encoded, String mode) {
+		Objects.requireNonNull(encoded, "encoded");
+		Long wasParked = this.link.run(Script.UNPARK, ScriptOutputType.INTEGER, this.keys.all(), now(), encoded, mode);
+		return wasParked == 1;
+	}
+
+	@Override
+	public List<InFlightItem> inFlight() {
+		List<String> flat = this.link.run(Script.IN_FLIGHT, ScriptOutputType.MULTI, this.keys.all(), now());
+		List<InFlightItem> items = new ArrayList<>(flat.size() / 5);
+		for (int i = 0; i < flat.size(); i += 5) {
+			items.add(new InFlightItem(flat.get(i), Long.parseLong(flat.get(i + 1)), flat.get(i + 2),
+					microsToInstant(Long.parseLong(flat.get(i + 3))),
+					microsToInstant(Long.parseLong(flat.get(i + 4)))));
+		}
+		return items;
+	}
+
+	private static Instant microsToInstant(long micros) {
+		return Instant.ofEpochSecond(micros / 1_000_000, (micros % 1_000_000) * 1000);
 	}
 
 	@Override

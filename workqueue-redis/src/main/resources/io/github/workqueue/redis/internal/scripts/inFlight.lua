@@ -1,0 +1,13 @@
+-- ARGV: now. Every item under a lease: {item, token, holder, granted at, deadline, ...}.
+local result = {}
+local leases = redis.call('HGETALL', INFLIGHT)
+for i = 1, #leases, 2 do
+  local token, holder, since = string.match(leases[i + 1], '^(%S+) (%S+) (%S+)$')
+  local deadline = int(tonumber(redis.call('ZSCORE', LEASES, leases[i]) or 0))
+  result[#result + 1] = leases[i]
+  result[#result + 1] = token
+  result[#result + 1] = holder
+  result[#result + 1] = since
+  result[#result + 1] = deadline
+end
+return result
