@@ -1,7 +1,10 @@
 package io.github.workqueue.autoconfigure;
 
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -12,6 +15,7 @@ import org.springframework.core.env.Environment;
 
 import io.github.workqueue.autoconfigure.internal.QueueBeanRegistrar;
 import io.github.workqueue.autoconfigure.internal.QueueSettingsResolver;
+import io.github.workqueue.autoconfigure.internal.RedisBackend;
 import io.github.workqueue.autoconfigure.internal.RateLimiterFactory;
 import io.github.workqueue.autoconfigure.internal.WorkQueueFactory;
 import io.github.workqueue.spring.QueueWorkerOptions;
@@ -39,11 +43,13 @@ public final class WorkQueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	WorkQueueFactory workQueueFactory(WorkQueueProperties properties, ListableBeanFactory beanFactory,
 			ObjectProvider<Clock> clock, ObjectProvider<MetricsProvider> metricsProvider,
-			ObjectProvider<WorkQueueBuilderCustomizer> customizers) {
+			ObjectProvider<WorkQueueBuilderCustomizer> customizers, ObjectProvider<RedisBackend> redis) {
 		Clock queueClock = clock.getIfAvailable(Clock::system);
-		return new WorkQueueFactory(new QueueSettingsResolver(properties, beanFactory::containsBean),
+		return new WorkQueueFactory(
+				new QueueSettingsResolver(properties, beanFactory::containsBean, beanClassLoader(beanFactory)),
 				new RateLimiterFactory(queueClock, beanFactory), queueClock,
-				metricsProvider.getIfAvailable(MetricsProvider::noop), customizers.orderedStream().toList());
+				metricsProvider.getIfAvailable(MetricsProvider::noop), customizers.orderedStream().toList(),
+				redis::getIfAvailable);
 	}
 
 	@Bean
@@ -56,6 +62,11 @@ public final class WorkQueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	QueueWorkerOptions queueWorkerOptions(WorkQueueProperties properties, Environment environment) {
 		return new QueueWorkerOptions(properties.getShutdown().getTimeout(), Threading.VIRTUAL.isActive(environment));
+	}
+
+	private static @Nullable ClassLoader beanClassLoader(ListableBeanFactory beanFactory) {
+		return (beanFactory instanceof ConfigurableBeanFactory configurable) ? configurable.getBeanClassLoader()
+				: WorkQueueAutoConfiguration.class.getClassLoader();
 	}
 
 }

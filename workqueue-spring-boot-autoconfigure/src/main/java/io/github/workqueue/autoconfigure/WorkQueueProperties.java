@@ -72,9 +72,66 @@ public class WorkQueueProperties {
 		private @Nullable Class<?> itemType;
 
 		/**
+		 * Where the queue lives: in this process's memory (the default), or in Redis,
+		 * shared by every instance of the application (needs workqueue-redis and
+		 * spring-boot-starter-data-redis).
+		 */
+		private @Nullable Backend backend;
+
+		/**
+		 * Redis queues: how long an instance holds an item without renewing its lease; an
+		 * item held by a crashed instance is delivered again after it. Defaults to 30s.
+		 */
+		private @Nullable Duration leaseDuration;
+
+		/**
+		 * Redis queues: how many times in a row an item may be delivered again after its
+		 * lease expired before it is parked. Defaults to 5.
+		 */
+		private @Nullable Integer maxRedeliveries;
+
+		/**
+		 * Redis queues: first part of the queue's keys, {prefix:name}. Defaults to
+		 * "workqueue".
+		 */
+		private @Nullable String keyPrefix;
+
+		/**
 		 * How retries are spaced.
 		 */
 		private final RateLimiterProperties rateLimiter = new RateLimiterProperties();
+
+		public @Nullable Backend getBackend() {
+			return this.backend;
+		}
+
+		public void setBackend(@Nullable Backend backend) {
+			this.backend = backend;
+		}
+
+		public @Nullable Duration getLeaseDuration() {
+			return this.leaseDuration;
+		}
+
+		public void setLeaseDuration(@Nullable Duration leaseDuration) {
+			this.leaseDuration = leaseDuration;
+		}
+
+		public @Nullable Integer getMaxRedeliveries() {
+			return this.maxRedeliveries;
+		}
+
+		public void setMaxRedeliveries(@Nullable Integer maxRedeliveries) {
+			this.maxRedeliveries = maxRedeliveries;
+		}
+
+		public @Nullable String getKeyPrefix() {
+			return this.keyPrefix;
+		}
+
+		public void setKeyPrefix(@Nullable String keyPrefix) {
+			this.keyPrefix = keyPrefix;
+		}
 
 		public @Nullable Class<?> getItemType() {
 			return this.itemType;
@@ -111,6 +168,23 @@ public class WorkQueueProperties {
 		public RateLimiterProperties getRateLimiter() {
 			return this.rateLimiter;
 		}
+
+	}
+
+	/**
+	 * Where a queue lives.
+	 */
+	public enum Backend {
+
+		/**
+		 * In this process's memory.
+		 */
+		MEMORY,
+
+		/**
+		 * In Redis, shared by every instance.
+		 */
+		REDIS
 
 	}
 

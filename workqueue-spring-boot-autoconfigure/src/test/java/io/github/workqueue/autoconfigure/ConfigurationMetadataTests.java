@@ -21,7 +21,8 @@ class ConfigurationMetadataTests {
 		List<String> hinted = JsonPath.read(metadata, "$.hints[*].name");
 		assertThat(hinted).contains("workqueue.queues.values.rate-limiter.type",
 				"workqueue.queues.values.not-retryable", "workqueue.queues.values.rate-limiter.bean",
-				"workqueue.queues.values.item-type", "workqueue.queues.values.rate-limiter.limiters.type");
+				"workqueue.queues.values.item-type", "workqueue.queues.values.rate-limiter.limiters.type",
+				"workqueue.queues.values.backend", "workqueue.defaults.backend");
 		List<String> types = JsonPath.read(metadata,
 				"$.hints[?(@.name == 'workqueue.queues.values.rate-limiter.type')].values[*].value");
 		assertThat(types).containsExactly("controller", "exponential", "fast-slow", "bucket", "max-of", "bean");

@@ -433,11 +433,12 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	@Override
 	public List<InFlightItem> inFlight() {
 		List<String> flat = this.link.run(Script.IN_FLIGHT, ScriptOutputType.MULTI, this.keys.all(), now());
+		Instant observedAt = microsToInstant(Long.parseLong(flat.get(0)));
 		List<InFlightItem> items = new ArrayList<>(flat.size() / 5);
-		for (int i = 0; i < flat.size(); i += 5) {
+		for (int i = 1; i < flat.size(); i += 5) {
 			items.add(new InFlightItem(flat.get(i), Long.parseLong(flat.get(i + 1)), flat.get(i + 2),
-					microsToInstant(Long.parseLong(flat.get(i + 3))),
-					microsToInstant(Long.parseLong(flat.get(i + 4)))));
+					microsToInstant(Long.parseLong(flat.get(i + 3))), microsToInstant(Long.parseLong(flat.get(i + 4))),
+					observedAt));
 		}
 		return items;
 	}

@@ -5,6 +5,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
@@ -16,6 +17,7 @@ import io.lettuce.core.api.sync.RedisSortedSetCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.StringCodec;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The commands the queues send, over standalone Redis or Redis Cluster. One shared
@@ -25,21 +27,46 @@ import io.lettuce.core.codec.StringCodec;
  */
 public final class RedisLink implements AutoCloseable {
 
-	private final StatefulConnection<String, String> shared;
-
-	private final Commands commands;
-
 	private final Supplier<StatefulConnection<String, String>> connector;
 
+	private final Function<StatefulConnection<String, String>, Commands> commandsOf;
+
 	private final Function<StatefulConnection<String, String>, RedisListCommands<String, String>> lists;
+
+	private @Nullable StatefulConnection<String, String> shared;
+
+	private volatile @Nullable Commands commands;
+
+	private boolean closed;
 
 	private RedisLink(Supplier<StatefulConnection<String, String>> connector,
 			Function<StatefulConnection<String, String>, Commands> commands,
 			Function<StatefulConnection<String, String>, RedisListCommands<String, String>> lists) {
 		this.connector = connector;
-		this.shared = connector.get();
-		this.commands = commands.apply(this.shared);
+		this.commandsOf = commands;
 		this.lists = lists;
+	}
+
+	/**
+	 * The shared connection's commands, connecting on first use so that an application
+	 * can start while Redis is down (Lettuce reconnects on its own once connected).
+	 * @throws io.lettuce.core.RedisConnectionException while Redis cannot be reached
+	 */
+	private Commands commands() {
+		Commands current = this.commands;
+		if (current != null) {
+			return current;
+		}
+		synchronized (this) {
+			if (this.commands == null) {
+				if (this.closed) {
+					throw new RedisException("The Redis queue connection is closed");
+				}
+				this.shared = this.connector.get();
+				this.commands = this.commandsOf.apply(this.shared);
+			}
+			return this.commands;
+		}
 	}
 
 	public static RedisLink standalone(RedisClient client) {
@@ -63,31 +90,31 @@ public final class RedisLink implements AutoCloseable {
 	@SuppressWarnings("unchecked")
 	<R> R run(Script script, ScriptOutputType type, String[] keys, String... args) {
 		try {
-			return (R) this.commands.scripting().evalsha(script.sha1(), type, keys, args);
+			return (R) commands().scripting().evalsha(script.sha1(), type, keys, args);
 		}
 		catch (RedisNoScriptException ex) {
-			return (R) this.commands.scripting().eval(script.body(), type, keys, args);
+			return (R) commands().scripting().eval(script.body(), type, keys, args);
 		}
 	}
 
 	String hashGet(String key, String field) {
-		return this.commands.hashes().hget(key, field);
+		return commands().hashes().hget(key, field);
 	}
 
 	Map<String, String> hashGetAll(String key) {
-		return this.commands.hashes().hgetall(key);
+		return commands().hashes().hgetall(key);
 	}
 
 	void hashDelete(String key, String field) {
-		this.commands.hashes().hdel(key, field);
+		commands().hashes().hdel(key, field);
 	}
 
 	long listLength(String key) {
-		return this.commands.lists().llen(key);
+		return commands().lists().llen(key);
 	}
 
 	long sortedSetSize(String key) {
-		return this.commands.sortedSets().zcard(key);
+		return commands().sortedSets().zcard(key);
 	}
 
 	/**
@@ -98,8 +125,11 @@ public final class RedisLink implements AutoCloseable {
 	}
 
 	@Override
-	public void close() {
-		this.shared.close();
+	public synchronized void close() {
+		this.closed = true;
+		if (this.shared != null) {
+			this.shared.close();
+		}
 	}
 
 	private record Commands(RedisScriptingCommands<String, String> scripting, RedisHashCommands<String, String> hashes,

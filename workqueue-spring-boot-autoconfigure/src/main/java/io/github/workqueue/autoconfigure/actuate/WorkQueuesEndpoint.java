@@ -1,5 +1,6 @@
 package io.github.workqueue.autoconfigure.actuate;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -22,7 +23,10 @@ import io.github.workqueue.core.RateLimitingQueue;
 /**
  * The {@code workqueues} endpoint: every queue at a glance, one queue in detail (404 for
  * an unknown name), and pausing or resuming a queue's workers ({@code POST {"action":
- * "pause"}} or {@code "resume"}).
+ * "pause"}} or {@code "resume"}). A queue shared on Redis also shows its queue-wide
+ * figures, every instance's leases and its parked items, and takes
+ * {@code "requeue-parked"} and {@code "drop-parked"} with the parked {@code "item"} as
+ * stored.
  */
 @Endpoint(id = "workqueues")
 public class WorkQueuesEndpoint {
@@ -54,21 +58,43 @@ public class WorkQueuesEndpoint {
 	}
 
 	@WriteOperation
-	public QueueDescriptor changeWorkers(@Selector String name, String action) {
+	public QueueDescriptor changeWorkers(@Selector String name, String action, @Nullable String item) {
 		RateLimitingQueue<?> queue = this.queues.getQueue(name);
 		if (queue == null) {
 			throw new InvalidEndpointRequestException("No queue named '" + name + "'", "No such queue");
+		}
+		String verb = action.trim().toLowerCase(Locale.ROOT);
+		if (verb.equals("requeue-parked") || verb.equals("drop-parked")) {
+			return changeParked(name, queue, verb.equals("requeue-parked"), item);
 		}
 		QueueWorkerContainer container = this.workers.getContainer(name);
 		if (container == null) {
 			throw new InvalidEndpointRequestException("Queue '" + name + "' has no @QueueWorker to pause or resume",
 					"Queue has no workers");
 		}
-		switch (action.trim().toLowerCase(Locale.ROOT)) {
+		switch (verb) {
 			case "pause" -> container.pause();
 			case "resume" -> container.resume();
 			default -> throw new InvalidEndpointRequestException(
-					"Unknown action '" + action + "': use \"pause\" or \"resume\"", "Unknown action");
+					"Unknown action '" + action + "': use \"pause\", \"resume\", \"requeue-parked\" or \"drop-parked\"",
+					"Unknown action");
+		}
+		return describe(name, queue);
+	}
+
+	private QueueDescriptor changeParked(String name, RateLimitingQueue<?> queue, boolean requeue,
+			@Nullable String item) {
+		if (!SharedQueueView.isShared(queue)) {
+			throw new InvalidEndpointRequestException(
+					"Queue '" + name + "' is in memory: only a Redis queue parks items", "Not a Redis queue");
+		}
+		if (item == null || item.isEmpty()) {
+			throw new InvalidEndpointRequestException(
+					"Missing \"item\": send the parked item as stored, a key of shared.parked", "Missing item");
+		}
+		if (!SharedQueueView.changeParked(queue, requeue, item)) {
+			throw new InvalidEndpointRequestException("Item '" + item + "' is not parked in queue '" + name + "'",
+					"Item not parked");
 		}
 		return describe(name, queue);
 	}
@@ -80,7 +106,7 @@ public class WorkQueuesEndpoint {
 				container.longestRunning().toMillis() / 1000.0, container.outcomes()) : null;
 		return new QueueDescriptor(queue.len(), queue.waitingLen(), queue.isShuttingDown(),
 				count("workqueue.adds", name), count("workqueue.retries", name), queue.rateLimiter().toString(),
-				workers);
+				workers, SharedQueueView.describe(queue));
 	}
 
 	private @Nullable Long count(String meter, String name) {
@@ -110,9 +136,40 @@ public class WorkQueuesEndpoint {
 	 * @param retries delayed and rate-limited adds since start, when metrics are on
 	 * @param rateLimiter the rate limiter
 	 * @param workers the workers, if the queue has a {@code @QueueWorker}
+	 * @param shared what Redis holds, if the queue is shared on Redis
 	 */
 	public record QueueDescriptor(int depth, int waiting, boolean shuttingDown, @Nullable Long adds,
-			@Nullable Long retries, String rateLimiter, @Nullable WorkersDescriptor workers) {
+			@Nullable Long retries, String rateLimiter, @Nullable WorkersDescriptor workers,
+			@Nullable SharedDescriptor shared) {
+
+	}
+
+	/**
+	 * A queue shared on Redis, as Redis sees it: queue-wide figures, every instance's
+	 * leases and the parked items.
+	 *
+	 * @param queued items ready and not taken
+	 * @param waiting items waiting for their ready time
+	 * @param inFlight items under a lease, on any instance
+	 * @param redeliveries items delivered again after their lease expired
+	 * @param rejectedDones {@code done} calls refused because the lease had expired
+	 * @param leases the items under a lease, with their holders
+	 * @param parked parked items (as stored) with the reason
+	 */
+	public record SharedDescriptor(long queued, long waiting, long inFlight, long redeliveries, long rejectedDones,
+			List<LeaseDescriptor> leases, Map<String, String> parked) {
+
+	}
+
+	/**
+	 * An item under a lease.
+	 *
+	 * @param item the item as stored
+	 * @param holder the instance holding it
+	 * @param leaseAgeSeconds how long it has been held, on Redis's clock
+	 * @param expiresInSeconds how long until the lease expires unless renewed
+	 */
+	public record LeaseDescriptor(String item, String holder, double leaseAgeSeconds, double expiresInSeconds) {
 
 	}
 

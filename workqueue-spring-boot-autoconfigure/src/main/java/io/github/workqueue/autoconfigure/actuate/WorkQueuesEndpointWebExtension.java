@@ -18,7 +18,7 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
 @EndpointWebExtension(endpoint = WorkQueuesEndpoint.class)
 public class WorkQueuesEndpointWebExtension {
 
-	private static final List<String> ACTIONS = List.of("pause", "resume");
+	private static final List<String> ACTIONS = List.of("pause", "resume", "requeue-parked", "drop-parked");
 
 	private final WorkQueuesEndpoint delegate;
 
@@ -27,7 +27,8 @@ public class WorkQueuesEndpointWebExtension {
 	}
 
 	@WriteOperation
-	public WebEndpointResponse<Object> changeWorkers(@Selector String name, @Nullable String action) {
+	public WebEndpointResponse<Object> changeWorkers(@Selector String name, @Nullable String action,
+			@Nullable String item) {
 		if (this.delegate.queue(name) == null) {
 			return new WebEndpointResponse<>(
 					new ErrorDescriptor("No queue named '" + name + "'",
@@ -38,7 +39,7 @@ public class WorkQueuesEndpointWebExtension {
 			return badRequest("Missing \"action\": send {\"action\": \"pause\"} or {\"action\": \"resume\"}");
 		}
 		try {
-			return new WebEndpointResponse<>(this.delegate.changeWorkers(name, action));
+			return new WebEndpointResponse<>(this.delegate.changeWorkers(name, action, item));
 		}
 		catch (InvalidEndpointRequestException ex) {
 			return badRequest(ex.getMessage());

@@ -9,6 +9,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 
 import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
+import io.github.workqueue.autoconfigure.WorkQueueRegistry;
 import io.github.workqueue.spring.QueueWorkerRegistry;
 
 /**
@@ -24,9 +25,9 @@ public final class WorkQueuesHealthAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "workqueuesHealthIndicator")
-	WorkQueuesHealthIndicator workqueuesHealthIndicator(QueueWorkerRegistry workers,
+	WorkQueuesHealthIndicator workqueuesHealthIndicator(QueueWorkerRegistry workers, WorkQueueRegistry queues,
 			WorkQueuesHealthProperties properties) {
-		return new WorkQueuesHealthIndicator(workers, properties.getStuckThreshold());
+		return new WorkQueuesHealthIndicator(workers, queues, properties.getStuckThreshold());
 	}
 
 }

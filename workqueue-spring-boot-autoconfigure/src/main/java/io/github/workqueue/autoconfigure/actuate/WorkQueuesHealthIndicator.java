@@ -10,24 +10,30 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
+import io.github.workqueue.autoconfigure.WorkQueueRegistry;
+import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.spring.QueueWorkerContainer;
 import io.github.workqueue.spring.QueueWorkerRegistry;
 
 /**
- * DOWN when a running queue's worker threads died, or, if
- * {@code workqueue.health.stuck-threshold} is set, when an item has been processing
- * longer than that. Details give each queue's status, its problem if any, and its
- * workers.
+ * DOWN when a running queue's worker threads died, when Redis cannot be reached for a
+ * queue shared on Redis, or, if {@code workqueue.health.stuck-threshold} is set, when an
+ * item has been processing longer than that. Details give each queue's status, its
+ * problem if any, and its workers.
  */
 public class WorkQueuesHealthIndicator extends AbstractHealthIndicator {
 
 	private final QueueWorkerRegistry workers;
 
+	private final WorkQueueRegistry queues;
+
 	private final @Nullable Duration stuckThreshold;
 
-	public WorkQueuesHealthIndicator(QueueWorkerRegistry workers, @Nullable Duration stuckThreshold) {
+	public WorkQueuesHealthIndicator(QueueWorkerRegistry workers, WorkQueueRegistry queues,
+			@Nullable Duration stuckThreshold) {
 		super("Work queue health check failed");
 		this.workers = workers;
+		this.queues = queues;
 		this.stuckThreshold = stuckThreshold;
 	}
 
@@ -48,6 +54,17 @@ public class WorkQueuesHealthIndicator extends AbstractHealthIndicator {
 			details.put("paused", container.isPaused());
 			details.put("longestRunningSeconds", container.longestRunning().toMillis() / 1000.0);
 			queues.put(container.queueName(), details);
+		}
+		for (Map.Entry<String, RateLimitingQueue<?>> queue : this.queues.getQueues().entrySet()) {
+			String problem = SharedQueueView.problem(queue.getValue());
+			if (problem != null) {
+				down = true;
+				@SuppressWarnings("unchecked")
+				Map<String, Object> details = (Map<String, Object>) queues.computeIfAbsent(queue.getKey(),
+						(name) -> new LinkedHashMap<String, Object>());
+				details.put("status", "DOWN");
+				details.put("problem", problem);
+			}
 		}
 		(down ? builder.down() : builder.up()).withDetail("queues", queues);
 	}

@@ -64,7 +64,7 @@ public class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar, Enviro
 	@Override
 	public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
 		WorkQueueProperties properties = bind(this.environment);
-		new QueueSettingsResolver(properties, registry::containsBeanDefinition).validateAll();
+		new QueueSettingsResolver(properties, registry::containsBeanDefinition, this.classLoader).validateAll();
 		Map<String, Class<?>> workerItemTypes = new QueueWorkerScanner(this.environment, this.classLoader)
 			.itemTypesByQueue(registry);
 		Map<String, @Nullable Class<?>> queues = new LinkedHashMap<>();
@@ -90,6 +90,7 @@ public class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar, Enviro
 		definition.setFactoryBeanName(FACTORY_BEAN_NAME);
 		definition.setFactoryMethodName("create");
 		definition.getConstructorArgumentValues().addIndexedArgumentValue(0, name);
+		definition.getConstructorArgumentValues().addIndexedArgumentValue(1, itemType, Class.class.getName());
 		definition.setDestroyMethodName("shutDown");
 		if (itemType != null) {
 			definition.setTargetType(ResolvableType.forClassWithGenerics(RateLimitingQueue.class, itemType));
@@ -129,7 +130,8 @@ public class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar, Enviro
 						throw InvalidWorkQueueConfigurationException.forProperty(name.toString(),
 								String.valueOf(source.getConfigurationProperty(name).getValue()),
 								"is not a workqueue property",
-								"Remove it or correct its name. A queue takes workers, max-retries, not-retryable and "
+								"Remove it or correct its name. A queue takes workers, max-retries, not-retryable, "
+										+ "item-type, backend, lease-duration, max-redeliveries, key-prefix and "
 										+ "rate-limiter.* (type, base-delay, max-delay, qps, burst, fast-delay, "
 										+ "slow-delay, max-fast-attempts, max-wait, bean, limiters).");
 					});

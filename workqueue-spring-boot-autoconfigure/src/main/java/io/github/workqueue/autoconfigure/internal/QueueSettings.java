@@ -1,8 +1,11 @@
 package io.github.workqueue.autoconfigure.internal;
 
+import java.time.Duration;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
+
+import io.github.workqueue.autoconfigure.WorkQueueProperties.Backend;
 
 /**
  * The settings of one queue after inheritance from the defaults and validation.
@@ -12,8 +15,24 @@ import org.jspecify.annotations.Nullable;
  * @param maxRetries the retries before an item is given up, or null to retry forever
  * @param notRetryable the exception types that are never retried
  * @param rateLimiter the limiter, validated but not yet built
+ * @param backend where the queue lives
+ * @param backendPath the property that chose the backend, for messages
+ * @param redis the settings of a Redis queue (resolved for every queue, used by Redis
+ * ones)
  */
 public record QueueSettings(String name, int workers, @Nullable Integer maxRetries,
-		List<Class<? extends Throwable>> notRetryable, RateLimiterSpec rateLimiter) {
+		List<Class<? extends Throwable>> notRetryable, RateLimiterSpec rateLimiter, Backend backend, String backendPath,
+		RedisSettings redis) {
+
+	/**
+	 * What a Redis queue adds.
+	 *
+	 * @param leaseDuration how long a lease lasts without renewal
+	 * @param maxRedeliveries redeliveries in a row before an item is parked
+	 * @param keyPrefix the first part of the keys' hash tag
+	 */
+	public record RedisSettings(Duration leaseDuration, int maxRedeliveries, String keyPrefix) {
+
+	}
 
 }

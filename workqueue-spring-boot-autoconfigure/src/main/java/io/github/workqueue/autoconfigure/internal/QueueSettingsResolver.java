@@ -10,8 +10,10 @@ import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 import io.github.workqueue.autoconfigure.WorkQueueProperties;
+import io.github.workqueue.autoconfigure.WorkQueueProperties.Backend;
 import io.github.workqueue.autoconfigure.WorkQueueProperties.QueueProperties;
 import io.github.workqueue.autoconfigure.WorkQueueProperties.RateLimiterProperties;
+import io.github.workqueue.autoconfigure.internal.QueueSettings.RedisSettings;
 import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
 
 /**
@@ -41,21 +43,33 @@ public final class QueueSettingsResolver {
 
 	static final int DEFAULT_MAX_FAST_ATTEMPTS = 5;
 
+	static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(30);
+
+	static final int DEFAULT_MAX_REDELIVERIES = 5;
+
+	static final String DEFAULT_KEY_PREFIX = "workqueue";
+
 	private static final String DEFAULTS_PATH = "workqueue.defaults";
 
 	private final WorkQueueProperties properties;
 
 	private final Predicate<String> beanExists;
 
+	private final @Nullable ClassLoader classLoader;
+
 	/**
 	 * Creates a resolver.
 	 * @param properties the bound properties
 	 * @param beanExists tells whether a bean of the given name is defined, for limiters
 	 * of type bean
+	 * @param classLoader the application's class loader, where Redis support is looked
+	 * for
 	 */
-	public QueueSettingsResolver(WorkQueueProperties properties, Predicate<String> beanExists) {
+	public QueueSettingsResolver(WorkQueueProperties properties, Predicate<String> beanExists,
+			@Nullable ClassLoader classLoader) {
 		this.properties = properties;
 		this.beanExists = beanExists;
+		this.classLoader = classLoader;
 	}
 
 	/**
@@ -118,7 +132,41 @@ public final class QueueSettingsResolver {
 		LinkedHashSet<Class<? extends Throwable>> notRetryable = new LinkedHashSet<>(defaults.getNotRetryable());
 		notRetryable.addAll(own.getNotRetryable());
 		RateLimiterSpec limiter = resolveLimiter(own.getRateLimiter(), path + ".rate-limiter", true);
-		return new QueueSettings((name != null) ? name : "", workers, maxRetries, List.copyOf(notRetryable), limiter);
+		Backend backend = pick(own.getBackend(), defaults.getBackend(), Backend.MEMORY);
+		String backendPath = where(own.getBackend(), path, DEFAULTS_PATH) + ".backend";
+		if (backend == Backend.REDIS && !RedisBackend.isAvailable(this.classLoader)) {
+			throw InvalidWorkQueueConfigurationException.forProperty(backendPath, "redis",
+					"needs Redis support on the classpath",
+					"Add the dependencies io.github.workqueue:workqueue-redis and "
+							+ "org.springframework.boot:spring-boot-starter-data-redis (which configures the "
+							+ "connection from spring.data.redis.*), or remove the property to keep the queue in memory.");
+		}
+		return new QueueSettings((name != null) ? name : "", workers, maxRetries, List.copyOf(notRetryable), limiter,
+				backend, backendPath, resolveRedis(own, path));
+	}
+
+	private RedisSettings resolveRedis(QueueProperties own, String path) {
+		QueueProperties defaults = this.properties.getDefaults();
+		Duration lease = pick(own.getLeaseDuration(), defaults.getLeaseDuration(), DEFAULT_LEASE_DURATION);
+		if (lease.compareTo(Duration.ofMillis(100)) < 0) {
+			throw invalid(own.getLeaseDuration(), path, DEFAULTS_PATH, ".lease-duration", lease,
+					"must be at least 100ms",
+					"Set how long an item held by a crashed instance waits before it is delivered again, for "
+							+ "example 30s; the lease is renewed every third of it while the item is processing.");
+		}
+		int maxRedeliveries = pick(own.getMaxRedeliveries(), defaults.getMaxRedeliveries(), DEFAULT_MAX_REDELIVERIES);
+		if (maxRedeliveries < 0) {
+			throw invalid(own.getMaxRedeliveries(), path, DEFAULTS_PATH, ".max-redeliveries", maxRedeliveries,
+					"must not be negative",
+					"Set how many times in a row an item may be delivered again after its lease expired, 0 or more.");
+		}
+		String prefix = pick(own.getKeyPrefix(), defaults.getKeyPrefix(), DEFAULT_KEY_PREFIX);
+		if (prefix.isBlank() || prefix.contains("{") || prefix.contains("}")) {
+			throw invalid(own.getKeyPrefix(), path, DEFAULTS_PATH, ".key-prefix", prefix,
+					"must be non-blank and without braces",
+					"Set the first part of the queue's Redis keys, for example the application's name.");
+		}
+		return new RedisSettings(lease, maxRedeliveries, prefix);
 	}
 
 	private RateLimiterSpec resolveLimiter(RateLimiterProperties own, String path, boolean inheritsType) {

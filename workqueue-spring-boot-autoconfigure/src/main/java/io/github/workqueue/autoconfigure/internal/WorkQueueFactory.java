@@ -2,6 +2,12 @@ package io.github.workqueue.autoconfigure.internal;
 
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.workqueue.autoconfigure.WorkQueueProperties.Backend;
+import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
 
 import io.github.workqueue.autoconfigure.WorkQueueBuilderCustomizer;
 import io.github.workqueue.core.Clock;
@@ -29,23 +35,50 @@ public final class WorkQueueFactory {
 
 	private final List<WorkQueueBuilderCustomizer> customizers;
 
+	private final Supplier<@Nullable RedisBackend> redis;
+
 	public WorkQueueFactory(QueueSettingsResolver settings, RateLimiterFactory rateLimiters, Clock clock,
-			MetricsProvider metricsProvider, List<WorkQueueBuilderCustomizer> customizers) {
+			MetricsProvider metricsProvider, List<WorkQueueBuilderCustomizer> customizers,
+			Supplier<@Nullable RedisBackend> redis) {
 		this.settings = settings;
 		this.rateLimiters = rateLimiters;
 		this.clock = clock;
 		this.metricsProvider = metricsProvider;
 		this.customizers = customizers;
+		this.redis = redis;
 	}
 
 	/**
-	 * Builds the queue.
+	 * Builds a queue whose item type is not known.
 	 * @param <T> the item type
 	 * @param name the queue name
 	 * @return a new queue
 	 */
 	public <T> RateLimitingQueue<T> create(String name) {
+		return create(name, null);
+	}
+
+	/**
+	 * Builds the queue, in memory or on Redis as its settings say. Customizers apply to
+	 * in-memory queues.
+	 * @param <T> the item type
+	 * @param name the queue name
+	 * @param itemType the item type (a Redis queue's codec), or {@code null} if unknown
+	 * @return a new queue
+	 */
+	public <T> RateLimitingQueue<T> create(String name, @Nullable Class<?> itemType) {
 		QueueSettings queueSettings = this.settings.resolve(name);
+		if (queueSettings.backend() == Backend.REDIS) {
+			RedisBackend backend = this.redis.get();
+			if (backend == null) {
+				throw InvalidWorkQueueConfigurationException.forProperty(queueSettings.backendPath(), "redis",
+						"needs a Redis connection",
+						"Let Spring Boot configure Redis (spring-boot-starter-data-redis with the Lettuce client and "
+								+ "spring.data.redis.*), or remove the property to keep the queue in memory.");
+			}
+			return backend.create(queueSettings, itemType, this.rateLimiters.create(queueSettings.rateLimiter()),
+					this.metricsProvider);
+		}
 		WorkQueueBuilder builder = WorkQueue.builder()
 			.name(name)
 			.clock(this.clock)

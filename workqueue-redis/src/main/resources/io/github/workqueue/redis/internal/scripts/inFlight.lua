@@ -1,5 +1,6 @@
--- ARGV: now. Every item under a lease: {item, token, holder, granted at, deadline, ...}.
-local result = {}
+-- ARGV: now. Every item under a lease, after the time of reading:
+-- {now, item, token, holder, granted at, deadline, item, ...}.
+local result = { int(now) }
 local leases = redis.call('HGETALL', INFLIGHT)
 for i = 1, #leases, 2 do
   local token, holder, since = string.match(leases[i + 1], '^(%S+) (%S+) (%S+)$')

@@ -1,0 +1,81 @@
+package io.github.workqueue.autoconfigure.internal;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.cluster.RedisClusterClient;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import io.github.workqueue.core.RateLimitingQueue;
+import io.github.workqueue.core.metrics.MetricsProvider;
+import io.github.workqueue.core.ratelimit.RateLimiter;
+import io.github.workqueue.redis.ItemCodec;
+import io.github.workqueue.redis.RedisQueue;
+import io.github.workqueue.redis.RedisQueueConnection;
+
+/**
+ * Redis queues on the Lettuce client that Spring Boot configured from
+ * {@code spring.data.redis.*} (standalone, Sentinel or Cluster, with its SSL and
+ * timeouts): one {@link RedisQueueConnection} over that client serves every queue. Items
+ * that are not strings travel as JSON written by the application's {@link JsonMapper}.
+ *
+ * <p>
+ * <b>Concurrency.</b> Thread-safe.
+ */
+public final class LettuceRedisBackend implements RedisBackend, DisposableBean {
+
+	private final RedisQueueConnection connection;
+
+	private final JsonMapper jsonMapper;
+
+	private final List<RedisQueue<?>> queues = new CopyOnWriteArrayList<>();
+
+	public LettuceRedisBackend(LettuceConnectionFactory connectionFactory, JsonMapper jsonMapper) {
+		AbstractRedisClient client = connectionFactory.getNativeClient();
+		if (client instanceof RedisClusterClient cluster) {
+			this.connection = RedisQueueConnection.of(cluster);
+		}
+		else if (client instanceof RedisClient standalone) {
+			this.connection = RedisQueueConnection.of(standalone);
+		}
+		else {
+			throw new IllegalStateException("Unsupported Lettuce client " + client.getClass().getName());
+		}
+		this.jsonMapper = jsonMapper;
+	}
+
+	@Override
+	public <T> RateLimitingQueue<T> create(QueueSettings settings, @Nullable Class<?> itemType,
+			RateLimiter<?> rateLimiter, MetricsProvider metricsProvider) {
+		@SuppressWarnings("unchecked")
+		Class<T> type = (Class<T>) ((itemType != null) ? itemType : String.class);
+		ItemCodec<T> codec = ItemCodec.json(this.jsonMapper, type);
+		RedisQueue<T> queue = RedisQueue.builder(this.connection, settings.name())
+			.prefix(settings.redis().keyPrefix())
+			.leaseDuration(settings.redis().leaseDuration())
+			.maxRedeliveries(settings.redis().maxRedeliveries())
+			.rateLimiter(rateLimiter)
+			.metricsProvider(metricsProvider)
+			.build(codec);
+		this.queues.add(queue);
+		return queue;
+	}
+
+	/**
+	 * Shuts this instance's queues down (giving back any lease still held) before closing
+	 * the connection they use: the queue beans' own shutdown may come later, when it is
+	 * closed.
+	 */
+	@Override
+	public void destroy() {
+		this.queues.forEach(RedisQueue::shutDown);
+		this.connection.close();
+	}
+
+}

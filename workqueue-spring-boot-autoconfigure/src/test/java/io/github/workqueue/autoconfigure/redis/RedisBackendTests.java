@@ -1,0 +1,210 @@
+package io.github.workqueue.autoconfigure.redis;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.NestedExceptionUtils;
+
+import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
+import io.github.workqueue.autoconfigure.WorkQueueRegistry;
+import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint;
+import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.SharedDescriptor;
+import io.github.workqueue.autoconfigure.actuate.WorkQueuesHealthIndicator;
+import io.github.workqueue.autoconfigure.WorkQueueRedisAutoConfiguration;
+import io.github.workqueue.core.RateLimitingQueue;
+import io.github.workqueue.redis.ItemCodec;
+import io.github.workqueue.redis.RedisQueue;
+import io.github.workqueue.redis.RedisQueueConnection;
+import io.github.workqueue.redis.TestRedis;
+import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
+import io.github.workqueue.spring.QueueWorker;
+import io.github.workqueue.spring.QueueWorkerRegistry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Queues whose backend is Redis, on the connection Spring Boot configures from
+ * {@code spring.data.redis.*}, against a real Redis.
+ */
+class RedisBackendTests {
+
+	private final String queue = TestRedis.uniqueName("orders");
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+				WorkQueueRedisAutoConfiguration.class, WorkQueueAutoConfiguration.class))
+		.withPropertyValues("spring.data.redis.url=" + TestRedis.uri(),
+				"workqueue.queues." + this.queue + ".backend=redis",
+				"workqueue.queues." + this.queue + ".lease-duration=5s");
+
+	@Test
+	void aQueueDeclaredOnRedisShouldBeARedisQueueSharedByTwoApplications() {
+		this.runner.run((first) -> this.runner.run((second) -> {
+			RateLimitingQueue<String> one = queue(first);
+			RateLimitingQueue<String> two = queue(second);
+			assertThat(one).isInstanceOf(RedisQueue.class);
+			one.add("order-1");
+			two.add("order-1");
+			assertThat(two.len()).isEqualTo(1);
+			assertThat(two.get(Duration.ofSeconds(5))).contains("order-1");
+			assertThat(one.get(Duration.ZERO)).isEmpty();
+			two.done("order-1");
+		}));
+	}
+
+	@Test
+	void theQueueShouldUseThePropertiesOfItsDeclaration() {
+		this.runner
+			.withPropertyValues("workqueue.queues." + this.queue + ".key-prefix=shop",
+					"workqueue.queues." + this.queue + ".max-redeliveries=2")
+			.run((context) -> {
+				RedisQueue<String> redis = (RedisQueue<String>) this.<String>queue(context);
+				redis.add("x");
+				assertThat(redis.get(Duration.ofSeconds(5))).contains("x");
+				assertThat(Duration.between(redis.inFlight().get(0).grantedAt(), redis.inFlight().get(0).expiresAt()))
+					.isEqualTo(Duration.ofSeconds(5));
+				RedisURI uri = new RedisURI(TestRedis.uri());
+				assertThat(uri.keys("{shop:" + this.queue + "}:*")).isNotEmpty();
+				redis.done("x");
+			});
+	}
+
+	@Test
+	void aWorkerShouldProcessRecordsFromARedisQueue() {
+		this.runner.withUserConfiguration(Workers.class)
+			.withPropertyValues("workers.queue=" + this.queue)
+			.run((context) -> {
+				RateLimitingQueue<OrderKey> orders = queue(context);
+				orders.add(new OrderKey("eu", 42));
+				orders.add(new OrderKey("us", 7));
+				Workers workers = context.getBean(Workers.class);
+				await().atMost(Duration.ofSeconds(10))
+					.untilAsserted(() -> assertThat(workers.seen).containsExactly(new OrderKey("eu", 42),
+							new OrderKey("us", 7)));
+			});
+	}
+
+	@Test
+	void aRedisQueueWithoutRedisOnTheClassPathShouldFailStartupNamingThePropertyAndTheDependency() {
+		this.runner.withClassLoader(new FilteredClassLoader("io.github.workqueue.redis")).run((context) -> {
+			assertThat(context).hasFailed();
+			Throwable failure = NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure());
+			assertThat(failure).isInstanceOf(InvalidWorkQueueConfigurationException.class)
+				.hasMessageContaining("workqueue.queues." + this.queue + ".backend");
+			assertThat(((InvalidWorkQueueConfigurationException) failure).getAction())
+				.contains("io.github.workqueue:workqueue-redis", "spring-boot-starter-data-redis");
+		});
+	}
+
+	@Test
+	void aLeaseShorterThanAllowedShouldFailStartupNamingTheProperty() {
+		this.runner.withPropertyValues("workqueue.defaults.lease-duration=10ms").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+				.hasMessageContaining("workqueue.defaults.lease-duration")
+				.hasMessageContaining("at least 100ms");
+		});
+	}
+
+	@Test
+	void anApplicationShouldStartWhileRedisIsDown() {
+		this.runner.withPropertyValues("spring.data.redis.url=redis://127.0.0.1:" + TestRedis.freePort())
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void theEndpointShouldShowLeasesAndParkedItemsAndRequeueAParkedItem() {
+		this.runner.withPropertyValues("workqueue.queues." + this.queue + ".item-type=" + OrderKey.class.getName())
+			.run((context) -> {
+				RateLimitingQueue<OrderKey> orders = queue(context);
+				RedisQueue<String> raw = RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), this.queue)
+					.build(ItemCodec.strings());
+				raw.add("not json");
+				orders.add(new OrderKey("eu", 1));
+				assertThat(orders.get(Duration.ofSeconds(5))).contains(new OrderKey("eu", 1));
+				WorkQueuesEndpoint endpoint = new WorkQueuesEndpoint(context.getBean(WorkQueueRegistry.class),
+						context.getBean(QueueWorkerRegistry.class), null);
+				SharedDescriptor shared = endpoint.queue(this.queue).shared();
+				assertThat(shared.inFlight()).isEqualTo(1);
+				assertThat(shared.leases()).singleElement().satisfies((lease) -> {
+					assertThat(lease.item()).isEqualTo("{\"region\":\"eu\",\"id\":1}");
+					assertThat(lease.expiresInSeconds()).isPositive();
+				});
+				assertThat(shared.parked()).containsOnlyKeys("not json");
+				assertThat(endpoint.changeWorkers(this.queue, "drop-parked", "not json").shared().parked()).isEmpty();
+				assertThatExceptionOfType(InvalidEndpointRequestException.class)
+					.isThrownBy(() -> endpoint.changeWorkers(this.queue, "requeue-parked", "not json"))
+					.withMessageContaining("is not parked");
+				orders.done(new OrderKey("eu", 1));
+				raw.shutDown();
+			});
+	}
+
+	@Test
+	void healthShouldBeDownWhileRedisCannotBeReached() {
+		this.runner.withPropertyValues("spring.data.redis.url=redis://127.0.0.1:" + TestRedis.freePort())
+			.run((context) -> {
+				WorkQueuesHealthIndicator health = new WorkQueuesHealthIndicator(
+						context.getBean(QueueWorkerRegistry.class), context.getBean(WorkQueueRegistry.class), null);
+				var result = health.health(true);
+				assertThat(result.getStatus()).isEqualTo(Status.DOWN);
+				assertThat(result.getDetails().get("queues").toString()).contains(this.queue,
+						"Redis cannot be reached");
+			});
+	}
+
+	@SuppressWarnings("unchecked")
+	private <T> RateLimitingQueue<T> queue(org.springframework.context.ApplicationContext context) {
+		return context.getBean(this.queue, RateLimitingQueue.class);
+	}
+
+	record OrderKey(String region, int id) {
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Workers {
+
+		final List<OrderKey> seen = new CopyOnWriteArrayList<>();
+
+		@QueueWorker("${workers.queue}")
+		void handle(OrderKey key) {
+			this.seen.add(key);
+		}
+
+		@Bean
+		static String marker() {
+			return "workers";
+		}
+
+	}
+
+	/** Reads keys straight from Redis. */
+	private record RedisURI(String uri) {
+
+		List<String> keys(String pattern) {
+			io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(URI.create(this.uri).toString());
+			try (var connection = client.connect()) {
+				return connection.sync().keys(pattern);
+			}
+			finally {
+				client.shutdown();
+			}
+		}
+
+	}
+
+}
