@@ -224,6 +224,11 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		return get(timeout.isNegative() ? 0 : saturatedNanos(timeout));
 	}
 
+	/**
+	 * Runs the get script until it grants a lease; between runs, waits on the wake-up
+	 * list for at most the time until the next waiting item or lease deadline. Through an
+	 * outage, retries with backoff until the timeout.
+	 */
 	private Optional<T> get(long timeoutNanos) throws InterruptedException {
 		long start = System.nanoTime();
 		long backoff = FIRST_BACKOFF_NANOS;
@@ -234,12 +239,28 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			if (this.shuttingDown) {
 				return Optional.empty();
 			}
-			List<Object> result;
 			try {
-				result = this.link.run(Script.GET, ScriptOutputType.MULTI, this.keys.all(), now(), this.holder,
-						this.leaseMicros, this.maxRedeliveries);
+				List<Object> result = this.link.run(Script.GET, ScriptOutputType.MULTI, this.keys.all(), now(),
+						this.holder, this.leaseMicros, this.maxRedeliveries);
 				this.outage.succeeded();
 				backoff = FIRST_BACKOFF_NANOS;
+				if ((Long) result.get(0) == 1) {
+					Optional<T> taken = take(result);
+					if (taken.isPresent() || this.shuttingDown) {
+						return taken;
+					}
+					continue;
+				}
+				long remaining = remaining(start, timeoutNanos);
+				if (remaining <= 0) {
+					return Optional.empty();
+				}
+				long nextEventMicros = (Long) result.get(1);
+				long wait = Math.min(remaining, this.longestBlockNanos);
+				if (nextEventMicros >= 0) {
+					wait = Math.min(wait, Math.max(TimeUnit.MILLISECONDS.toNanos(1), nextEventMicros * 1000));
+				}
+				this.blocking.awaitHint(this.keys.wake(), Duration.ofNanos(wait));
 			}
 			catch (RedisCommandInterruptedException ex) {
 				throw interrupted(ex);
@@ -254,37 +275,6 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 					return Optional.empty();
 				}
 				TimeUnit.NANOSECONDS.sleep(Math.min(backoff, remaining));
-				backoff = Math.min(backoff * 2, LONGEST_BACKOFF_NANOS);
-				continue;
-			}
-			if ((Long) result.get(0) == 1) {
-				Optional<T> taken = take(result);
-				if (taken.isPresent() || this.shuttingDown) {
-					return taken;
-				}
-				continue;
-			}
-			long remaining = remaining(start, timeoutNanos);
-			if (remaining <= 0) {
-				return Optional.empty();
-			}
-			long nextEventMicros = (Long) result.get(1);
-			long wait = Math.min(remaining, this.longestBlockNanos);
-			if (nextEventMicros >= 0) {
-				wait = Math.min(wait, Math.max(TimeUnit.MILLISECONDS.toNanos(1), nextEventMicros * 1000));
-			}
-			try {
-				this.blocking.awaitHint(this.keys.wake(), Duration.ofNanos(wait));
-			}
-			catch (RedisCommandInterruptedException ex) {
-				throw interrupted(ex);
-			}
-			catch (RedisException ex) {
-				if (this.shuttingDown) {
-					return Optional.empty();
-				}
-				this.outage.failed(ex);
-				TimeUnit.NANOSECONDS.sleep(Math.min(backoff, Math.max(0, remaining(start, timeoutNanos))));
 				backoff = Math.min(backoff * 2, LONGEST_BACKOFF_NANOS);
 			}
 		}
