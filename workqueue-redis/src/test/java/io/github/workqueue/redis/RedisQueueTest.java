@@ -97,6 +97,23 @@ class RedisQueueTest {
 	}
 
 	@Test
+	void aStaleWorkersDoneShouldNotEndTheLeaseOfTheSameInstancesNewerProcessing() throws InterruptedException {
+		RedisQueue<String> a = instance("a");
+		a.add("x");
+		take(a);
+		long stale = a.lease("x").orElseThrow().token();
+		this.clock.step(Duration.ofSeconds(11));
+		assertThat(take(a)).as("redelivered to the same instance while its first processing runs on").isEqualTo("x");
+		assertThat(a.lease("x").orElseThrow().token()).as("the live lease").isGreaterThan(stale);
+		a.done("x");
+		assertThat(a.stats().rejectedDones()).as("the first done is the stale worker's: fenced").isEqualTo(1);
+		assertThat(a.stats().inFlight()).as("the newer processing keeps its lease").isEqualTo(1);
+		a.done("x");
+		assertThat(a.stats().inFlight()).isZero();
+		assertThat(a.stats().rejectedDones()).isEqualTo(1);
+	}
+
+	@Test
 	void aLeaseShouldNotBeRenewedOnceExpired() throws InterruptedException {
 		RedisQueue<String> a = instance("a");
 		a.add("x");
@@ -164,7 +181,8 @@ class RedisQueueTest {
 		take(a);
 		this.clock.step(Duration.ofSeconds(11));
 		take(a);
-		a.done("x");
+		a.done("x"); // the first processing's done: its lease had expired
+		a.done("x"); // the second's: this one ends a live lease
 		a.add("x");
 		take(a);
 		this.clock.step(Duration.ofSeconds(11));

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -31,12 +30,10 @@ import org.jspecify.annotations.Nullable;
  * return, for every instance at once.
  *
  * <p>
- * This instance keeps only its leases: {@code held} maps each item it took and has not
- * marked done to the lease's token. The invariant is that an item in {@code held} was
- * granted to this instance's holder name with that token; whether the lease is still live
- * is Redis's to say (renewals and {@code done} check the token). Items are never
- * processed twice at once by this instance because Redis grants an item to one lease at a
- * time and {@code held} is keyed by item.
+ * This instance keeps only its leases ({@link HeldLeases}): each lease in {@code held}
+ * was granted to this instance's holder name with its token; whether it is still live is
+ * Redis's to say (renewals and {@code done} check the token against Redis's record, so a
+ * stale holder can never end another's lease).
  *
  * <p>
  * Thread-safe. A thread blocked in {@link #get} waits on the queue's wake-up list with
@@ -84,7 +81,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private final OutageLog outage;
 
-	private final ConcurrentHashMap<T, Held> held = new ConcurrentHashMap<>();
+	private final HeldLeases<T> held = new HeldLeases<>();
 
 	private final ScheduledExecutorService renewer;
 
@@ -299,8 +296,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			logger.log(Level.ERROR, "workqueue '" + this.name + "': parked item " + encoded + ", which " + reason);
 			return Optional.empty();
 		}
-		Held lease = new Held(encoded, token, deadlineMicros, System.nanoTime());
-		this.held.put(item, lease);
+		HeldLease lease = new HeldLease(encoded, token, deadlineMicros, System.nanoTime());
+		this.held.add(item, lease);
 		if (this.shuttingDown) {
 			// shutDown may have released the leases before this one was recorded: give it
 			// back.
@@ -318,7 +315,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	@Override
 	public void done(T item) {
 		Objects.requireNonNull(item, "item");
-		Held lease = this.held.remove(item);
+		HeldLease lease = this.held.removeOldest(item);
 		if (lease == null) {
 			return;
 		}
@@ -346,7 +343,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 * @return whether Redis accepted the token, or {@code null} if Redis could not be
 	 * reached
 	 */
-	private @Nullable Boolean finish(Held lease) {
+	private @Nullable Boolean finish(HeldLease lease) {
 		long backoff = FIRST_BACKOFF_NANOS;
 		long giveUpAt = System.nanoTime() + this.leaseDuration.toNanos();
 		while (true) {
@@ -375,7 +372,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public Optional<Lease> lease(T item) {
-		Held lease = this.held.get(item);
+		HeldLease lease = this.held.newest(item);
 		if (lease == null) {
 			return Optional.empty();
 		}
@@ -509,19 +506,13 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 */
 	private void giveBackLeases() {
 		this.renewer.shutdownNow();
-		List<Held> leases = new ArrayList<>();
-		for (T item : this.held.keySet()) {
-			Held lease = this.held.remove(item);
-			if (lease != null) {
-				leases.add(lease);
-			}
-		}
+		List<HeldLease> leases = this.held.removeAll();
 		if (!leases.isEmpty()) {
 			release(leases);
 		}
 	}
 
-	private void release(List<Held> leases) {
+	private void release(List<HeldLease> leases) {
 		String[] args = new String[1 + 2 * leases.size()];
 		args[0] = now();
 		for (int i = 0; i < leases.size(); i++) {
@@ -553,12 +544,12 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 */
 	private void renewLeases() {
 		try {
-			List<Map.Entry<T, Held>> leases = new ArrayList<>(this.held.entrySet());
+			List<HeldLease> leases = this.held.all();
 			long now = System.nanoTime();
 			long total = 0;
 			long longest = 0;
-			for (Map.Entry<T, Held> entry : leases) {
-				long running = now - entry.getValue().takenNanos;
+			for (HeldLease lease : leases) {
+				long running = now - lease.takenNanos;
 				total += running;
 				longest = Math.max(longest, running);
 			}
@@ -573,18 +564,18 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			args[0] = now();
 			args[1] = this.leaseMicros;
 			for (int i = 0; i < leases.size(); i++) {
-				args[2 + 2 * i] = leases.get(i).getValue().encoded;
-				args[3 + 2 * i] = Long.toString(leases.get(i).getValue().token);
+				args[2 + 2 * i] = leases.get(i).encoded;
+				args[3 + 2 * i] = Long.toString(leases.get(i).token);
 			}
 			List<Long> renewed = this.link.run(Script.RENEW, ScriptOutputType.MULTI, this.keys.all(), args);
 			this.outage.succeeded();
 			long deadline = renewed.get(0);
 			for (int i = 0; i < leases.size(); i++) {
-				Held lease = leases.get(i).getValue();
+				HeldLease lease = leases.get(i);
 				if (renewed.get(i + 1) == 1) {
 					lease.deadlineMicros = deadline;
 				}
-				else if (!lease.lost) {
+				else if (!lease.lost && !lease.ended) {
 					lease.lost = true;
 					logger.log(Level.WARNING, "workqueue '" + this.name + "': lost the lease of " + lease.encoded
 							+ " while processing it: it expired, so the item may be processing elsewhere");
@@ -642,31 +633,6 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	@Override
 	public String toString() {
 		return "RedisQueue[" + this.name + ", holder=" + this.holder + "]";
-	}
-
-	/**
-	 * A lease this instance holds. The token and encoding never change; the deadline and
-	 * the lost flag are written by the renewer and read by {@link #lease}.
-	 */
-	private static final class Held {
-
-		final String encoded;
-
-		final long token;
-
-		final long takenNanos;
-
-		volatile long deadlineMicros;
-
-		volatile boolean lost;
-
-		Held(String encoded, long token, long deadlineMicros, long takenNanos) {
-			this.encoded = encoded;
-			this.token = token;
-			this.deadlineMicros = deadlineMicros;
-			this.takenNanos = takenNanos;
-		}
-
 	}
 
 	/**
