@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.github.workqueue.core.FakeClock;
 import io.github.workqueue.core.WorkQueue;
@@ -12,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * What the Redis queue adds to the contract: several instances sharing one queue, leases
@@ -240,6 +244,29 @@ class RedisQueueTest {
 		a.done("x");
 		assertThat(take(b)).as("b's add runs after a's done").isEqualTo("x");
 		assertThat(b.stats().rejectedDones()).isZero();
+	}
+
+	@Test
+	void aDrainAfterShutDownShouldStillWaitForTheItemsProcessing() throws Exception {
+		RedisQueue<String> a = instance("a");
+		RedisQueue<String> b = instance("b");
+		a.add("x");
+		take(a);
+		a.shutDown(); // as the worker container does, before it drains
+		CompletableFuture<Boolean> drained = CompletableFuture.supplyAsync(() -> {
+			try {
+				return a.shutDownWithDrain(Duration.ofSeconds(30));
+			}
+			catch (InterruptedException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+		assertThatExceptionOfType(TimeoutException.class).as("the drain waits for x")
+			.isThrownBy(() -> drained.get(300, TimeUnit.MILLISECONDS));
+		assertThat(b.get(Duration.ZERO)).as("x is not given to another instance meanwhile").isEmpty();
+		a.done("x");
+		assertThat(drained.get(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(b.stats().inFlight()).isZero();
 	}
 
 	@Test

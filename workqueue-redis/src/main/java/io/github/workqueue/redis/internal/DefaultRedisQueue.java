@@ -89,7 +89,11 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private volatile boolean shuttingDown;
 
-	private volatile boolean drainReleased;
+	/**
+	 * Counts shutDown() calls, so that a drain stops waiting at the first one after it
+	 * began.
+	 */
+	private long shutDownCalls;
 
 	/**
 	 * Creates the queue and starts renewing its leases every third of the lease duration.
@@ -455,7 +459,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.shuttingDown = true;
 		this.blocking.close();
 		synchronized (this.drainMonitor) {
-			this.drainReleased = true;
+			this.shutDownCalls++;
 			this.drainMonitor.notifyAll();
 		}
 		if (this.held.isEmpty()) {
@@ -485,7 +489,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		long start = System.nanoTime();
 		try {
 			synchronized (this.drainMonitor) {
-				while (!this.held.isEmpty() && !this.drainReleased) {
+				long released = this.shutDownCalls;
+				while (!this.held.isEmpty() && this.shutDownCalls == released) {
 					long remaining = remaining(start, timeoutNanos);
 					if (remaining <= 0) {
 						break;
