@@ -62,6 +62,8 @@ public final class RedisMeasurement {
 				System.out.printf("%-28s %,12.0f %14.2f%n", "redis, " + instances + " instance(s) x 4", result[0],
 						result[1]);
 			}
+			System.out.printf("%-28s %,12.0f %14s%n", "redis, enqueue-and-process x 4", enqueueAndProcess(uri), "-");
+			System.out.println("redis runs for 10 adds of one key while it waits: " + dedup(uri));
 			double[] latency = handOff(uri);
 			System.out.printf("hand-off add -> get returns (worker blocked in get): p50 %.3f ms, p99 %.3f ms%n",
 					latency[0], latency[1]);
@@ -157,6 +159,79 @@ public final class RedisMeasurement {
 			worker.join(5000);
 		}
 		return ITEMS / seconds;
+	}
+
+	/**
+	 * The workload measured against Rqueue: four producers add {@link #ITEMS} distinct
+	 * items while one instance's four workers take and finish them; items per second from
+	 * the first add to the last done.
+	 */
+	private static double enqueueAndProcess(String uri) throws InterruptedException {
+		String name = "enqueue-and-process-" + System.nanoTime();
+		RedisClient client = RedisClient.create(uri);
+		RedisQueue<String> queue = RedisQueue.builder(RedisQueueConnection.of(client), name).build(ItemCodec.strings());
+		CountDownLatch finished = new CountDownLatch(ITEMS);
+		List<Thread> threads = new ArrayList<>();
+		for (int i = 0; i < WORKERS_PER_INSTANCE; i++) {
+			threads.add(start(() -> {
+				try {
+					Optional<String> item;
+					while ((item = queue.get()).isPresent()) {
+						queue.done(item.get());
+						finished.countDown();
+					}
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}));
+		}
+		long start = System.nanoTime();
+		for (int p = 0; p < 4; p++) {
+			int first = p;
+			start(() -> {
+				for (int i = first; i < ITEMS; i += 4) {
+					queue.add("item-" + i);
+				}
+			});
+		}
+		if (!finished.await(10, TimeUnit.MINUTES)) {
+			throw new IllegalStateException("items were not all processed");
+		}
+		double seconds = (System.nanoTime() - start) / 1e9;
+		queue.shutDown();
+		for (Thread thread : threads) {
+			thread.join(5000);
+		}
+		client.shutdown();
+		return ITEMS / seconds;
+	}
+
+	/**
+	 * Ten adds of one key while no worker runs, then a worker: how many times it runs.
+	 */
+	private static int dedup(String uri) throws InterruptedException {
+		RedisClient client = RedisClient.create(uri);
+		RedisQueue<String> queue = RedisQueue.builder(RedisQueueConnection.of(client), "dedup-" + System.nanoTime())
+			.build(ItemCodec.strings());
+		for (int i = 0; i < 10; i++) {
+			queue.add("same-key");
+		}
+		int runs = 0;
+		Optional<String> item;
+		while ((item = queue.get(Duration.ofSeconds(1))).isPresent()) {
+			runs++;
+			queue.done(item.get());
+		}
+		queue.shutDown();
+		client.shutdown();
+		return runs;
+	}
+
+	private static Thread start(Runnable task) {
+		Thread thread = new Thread(task);
+		thread.start();
+		return thread;
 	}
 
 	private static double[] handOff(String uri) throws InterruptedException {
