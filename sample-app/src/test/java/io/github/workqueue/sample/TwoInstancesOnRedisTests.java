@@ -41,11 +41,12 @@ class TwoInstancesOnRedisTests {
 	}
 
 	private ConfigurableApplicationContext start(String latency) {
+		// Command-line arguments, not builder properties: those are defaults, below
+		// application.yml.
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(SampleApplication.class).profiles("redis")
-			.properties("server.port=0", "spring.data.redis.url=" + TestRedis.uri(),
-					"workqueue.defaults.key-prefix=" + this.prefix, "sample.downstream.failure-rate=0",
-					"sample.downstream.latency=" + latency, "workqueue.shutdown.timeout=200ms")
-			.run();
+			.run("--server.port=0", "--spring.data.redis.url=" + TestRedis.uri(),
+					"--workqueue.defaults.key-prefix=" + this.prefix, "--sample.downstream.failure-rate=0",
+					"--sample.downstream.latency=" + latency, "--workqueue.shutdown.timeout=200ms");
 		this.instances.add(context);
 		return context;
 	}
