@@ -6,7 +6,6 @@ import org.jetbrains.kotlinx.lincheck.LinChecker;
 import org.jetbrains.kotlinx.lincheck.annotations.Operation;
 import org.jetbrains.kotlinx.lincheck.annotations.Param;
 import org.jetbrains.kotlinx.lincheck.paramgen.IntGen;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import io.github.workqueue.core.FakeClock;
@@ -24,7 +23,7 @@ import io.github.workqueue.core.ratelimit.ExponentialFailureRateLimiter;
  */
 @Param(name = "key", gen = IntGen.class, conf = "1:3")
 @Param(name = "delay", gen = IntGen.class, conf = "0:2")
-public class RateLimitingQueueLincheckTest {
+public class RateLimitingQueueLincheckTest extends QueueOperations {
 
 	private final FakeClock clock = new FakeClock();
 
@@ -35,34 +34,9 @@ public class RateLimitingQueueLincheckTest {
 		return builder;
 	}
 
-	@Operation
-	public void add(@Param(name = "key") int key) {
-		this.queue.add(key);
-	}
-
-	@Operation
-	public @Nullable Integer get() throws InterruptedException {
-		return this.queue.get(Duration.ZERO).orElse(null);
-	}
-
-	@Operation
-	public void done(@Param(name = "key") int key) {
-		this.queue.done(key);
-	}
-
-	@Operation
-	public int len() {
-		return this.queue.len();
-	}
-
-	@Operation
-	public void shutDown() {
-		this.queue.shutDown();
-	}
-
-	@Operation
-	public boolean isShuttingDown() {
-		return this.queue.isShuttingDown();
+	@Override
+	WorkQueue<Integer> queue() {
+		return this.queue;
 	}
 
 	@Operation

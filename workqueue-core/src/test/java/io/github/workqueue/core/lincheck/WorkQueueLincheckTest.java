@@ -1,12 +1,8 @@
 package io.github.workqueue.core.lincheck;
 
-import java.time.Duration;
-
 import org.jetbrains.kotlinx.lincheck.LinChecker;
-import org.jetbrains.kotlinx.lincheck.annotations.Operation;
 import org.jetbrains.kotlinx.lincheck.annotations.Param;
 import org.jetbrains.kotlinx.lincheck.paramgen.IntGen;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import io.github.workqueue.core.WorkQueue;
@@ -18,7 +14,7 @@ import io.github.workqueue.core.WorkQueueBuilder;
  * {@link WorkQueueWithMetricsLincheckTest} runs the same with metrics on.
  */
 @Param(name = "key", gen = IntGen.class, conf = "1:3")
-public class WorkQueueLincheckTest {
+public class WorkQueueLincheckTest extends QueueOperations {
 
 	private final WorkQueue<Integer> queue = configure(WorkQueue.builder()).build();
 
@@ -26,34 +22,9 @@ public class WorkQueueLincheckTest {
 		return builder;
 	}
 
-	@Operation
-	public void add(@Param(name = "key") int key) {
-		this.queue.add(key);
-	}
-
-	@Operation
-	public @Nullable Integer get() throws InterruptedException {
-		return this.queue.get(Duration.ZERO).orElse(null);
-	}
-
-	@Operation
-	public void done(@Param(name = "key") int key) {
-		this.queue.done(key);
-	}
-
-	@Operation
-	public int len() {
-		return this.queue.len();
-	}
-
-	@Operation
-	public void shutDown() {
-		this.queue.shutDown();
-	}
-
-	@Operation
-	public boolean isShuttingDown() {
-		return this.queue.isShuttingDown();
+	@Override
+	WorkQueue<Integer> queue() {
+		return this.queue;
 	}
 
 	@Test
