@@ -32,8 +32,4 @@ final class OutageLog {
 		}
 	}
 
-	boolean isDown() {
-		return this.down.get();
-	}
-
 }
