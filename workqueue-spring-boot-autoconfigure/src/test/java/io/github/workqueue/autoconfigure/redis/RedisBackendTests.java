@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -110,13 +112,23 @@ class RedisBackendTests {
 		});
 	}
 
-	@Test
-	void aLeaseShorterThanAllowedShouldFailStartupNamingTheProperty() {
-		this.runner.withPropertyValues("workqueue.defaults.lease-duration=10ms").run((context) -> {
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', textBlock = """
+			workqueue.defaults.lease-duration      | 10ms   | must be at least 100ms
+			workqueue.queues.QUEUE.lease-duration  | 99ms   | must be at least 100ms
+			workqueue.defaults.max-redeliveries    | -1     | must not be negative
+			workqueue.queues.QUEUE.max-redeliveries | -2    | must not be negative
+			workqueue.defaults.key-prefix          | '{app}' | must be non-blank and without braces
+			workqueue.queues.QUEUE.key-prefix      | ' '    | must be non-blank and without braces
+			""")
+	void anInvalidRedisSettingShouldFailStartupNamingTheProperty(String property, String value, String problem) {
+		String path = property.replace("QUEUE", this.queue);
+		this.runner.withPropertyValues(path + "=" + value).run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-				.hasMessageContaining("workqueue.defaults.lease-duration")
-				.hasMessageContaining("at least 100ms");
+				.isInstanceOf(InvalidWorkQueueConfigurationException.class)
+				.hasMessageContaining("property '" + path + "'")
+				.hasMessageContaining(problem);
 		});
 	}
 
