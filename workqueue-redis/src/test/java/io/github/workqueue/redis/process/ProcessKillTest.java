@@ -1,10 +1,6 @@
 package io.github.workqueue.redis.process;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -47,13 +43,13 @@ class ProcessKillTest {
 
 	private final String name = TestRedis.uniqueName("kill");
 
-	private final List<Instance> instances = new ArrayList<>();
+	private final List<WorkerInstance> instances = new ArrayList<>();
 
 	private final RedisCommands<String, String> redis = TestRedis.client().connect().sync();
 
 	@AfterEach
 	void killAll() {
-		this.instances.forEach((instance) -> instance.process.destroyForcibly());
+		this.instances.forEach((instance) -> instance.process().destroyForcibly());
 	}
 
 	@Test
@@ -119,12 +115,11 @@ class ProcessKillTest {
 	 * live.
 	 */
 	private long killOne() throws InterruptedException {
-		Instance victim = this.instances.remove(0);
-		victim.process.destroyForcibly();
-		victim.process.waitFor();
+		WorkerInstance victim = this.instances.remove(0);
+		victim.kill();
 		long held = 0;
 		for (String lease : this.redis.hvals("{workqueue:" + this.name + "}:inflight")) {
-			if (lease.split(" ")[1].equals(victim.holder)) {
+			if (lease.split(" ")[1].equals(victim.holder())) {
 				held++;
 			}
 		}
@@ -132,7 +127,7 @@ class ProcessKillTest {
 		for (Map.Entry<String, String> claim : active.entrySet()) {
 			for (String lease : this.redis.hvals("{workqueue:" + this.name + "}:inflight")) {
 				String[] parts = lease.split(" ");
-				if (parts[0].equals(claim.getValue()) && parts[1].equals(victim.holder)) {
+				if (parts[0].equals(claim.getValue()) && parts[1].equals(victim.holder())) {
 					this.redis.hdel(this.name + ":active", claim.getKey());
 				}
 			}
@@ -142,27 +137,7 @@ class ProcessKillTest {
 
 	private void start() throws IOException {
 		String holder = "instance-" + this.instances.size() + "-" + System.nanoTime();
-		Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-		Process process = new ProcessBuilder(java.toString(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-				WorkerProcess.class.getName(), TestRedis.uri(), this.name, holder, Long.toString(LEASE.toMillis()), "4")
-			.redirectErrorStream(true)
-			.start();
-		BufferedReader output = new BufferedReader(
-				new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-		String line;
-		do {
-			line = output.readLine();
-		}
-		while (line != null && !line.equals("ready " + holder));
-		assertThat(line).as("instance started").isNotNull();
-		Thread drain = new Thread(() -> output.lines().forEach((ignored) -> {
-		}));
-		drain.setDaemon(true);
-		drain.start();
-		this.instances.add(new Instance(process, holder));
-	}
-
-	private record Instance(Process process, String holder) {
+		this.instances.add(WorkerInstance.start(this.name, holder, LEASE, 4));
 	}
 
 }

@@ -8,6 +8,7 @@ import io.github.workqueue.redis.ItemCodec;
 import io.github.workqueue.redis.RedisQueue;
 import io.github.workqueue.redis.RedisQueueConnection;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
 
 /**
@@ -18,13 +19,18 @@ import io.lettuce.core.api.sync.RedisCommands;
  * <p>
  * For each item, a worker claims {@code active[item]} with its lease token (finding it
  * taken means two live leases: a violation), reads the item's version (how many adds the
- * producer had made), works a little, records the version as seen, releases the claim and
- * marks the item done.
+ * producer had made), works a little, records the version and its holder as seen,
+ * releases its own claim and marks the item done.
  *
  * <p>
- * Arguments: Redis URI, queue name, holder name, lease in milliseconds, worker threads.
+ * Arguments: Redis URI, queue name, holder name, lease in milliseconds, worker threads,
+ * and optionally how long each item takes, in milliseconds (else 1 ms for one item in
+ * four).
  */
 public final class WorkerProcess {
+
+	private static final String RELEASE_OWN_CLAIM = "if redis.call('hget', KEYS[1], ARGV[1]) == ARGV[2] then "
+			+ "return redis.call('hdel', KEYS[1], ARGV[1]) end return 0";
 
 	private WorkerProcess() {
 	}
@@ -35,6 +41,7 @@ public final class WorkerProcess {
 		String holder = args[2];
 		Duration lease = Duration.ofMillis(Long.parseLong(args[3]));
 		int workers = Integer.parseInt(args[4]);
+		long workMillis = (args.length > 5) ? Long.parseLong(args[5]) : -1;
 		RedisClient client = RedisClient.create(uri);
 		RedisQueue<String> queue = RedisQueue.builder(RedisQueueConnection.of(client), name)
 			.holder(holder)
@@ -42,14 +49,15 @@ public final class WorkerProcess {
 			.build(ItemCodec.strings());
 		for (int i = 0; i < workers; i++) {
 			RedisCommands<String, String> redis = client.connect().sync();
-			Thread worker = new Thread(() -> work(queue, redis, name), holder + "-worker-" + i);
+			Thread worker = new Thread(() -> work(queue, redis, name, holder, workMillis), holder + "-worker-" + i);
 			worker.start();
 		}
 		System.out.println("ready " + holder);
 		System.out.flush();
 	}
 
-	private static void work(RedisQueue<String> queue, RedisCommands<String, String> redis, String name) {
+	private static void work(RedisQueue<String> queue, RedisCommands<String, String> redis, String name, String holder,
+			long workMillis) {
 		try {
 			while (true) {
 				Optional<String> taken = queue.get();
@@ -63,11 +71,15 @@ public final class WorkerProcess {
 							item + " taken with token " + token + " while " + redis.hget(name + ":active", item));
 				}
 				String version = redis.hget(name + ":versions", item);
-				if (ThreadLocalRandom.current().nextInt(4) == 0) {
+				if (workMillis >= 0) {
+					Thread.sleep(workMillis);
+				}
+				else if (ThreadLocalRandom.current().nextInt(4) == 0) {
 					Thread.sleep(1);
 				}
 				redis.hset(name + ":seen", item, version);
-				redis.hdel(name + ":active", item);
+				redis.hset(name + ":seenBy", item, holder);
+				redis.eval(RELEASE_OWN_CLAIM, ScriptOutputType.INTEGER, new String[] { name + ":active" }, item, token);
 				queue.done(item);
 			}
 		}
