@@ -59,7 +59,10 @@ import io.github.workqueue.core.metrics.MetricsProvider;
  * of the lock into a park and an unpark. Blocked consumers and drains wait on the
  * monitor: an item queued notifies one consumer (all waiters during a drain, when a drain
  * may be among them), the last processing item done (requeued or not) during a drain
- * notifies every waiter, and shutdown notifies every waiter.
+ * notifies every waiter, and shutdown notifies every waiter. A consumer that leaves
+ * {@code get} by an interrupt while items are queued notifies another consumer, since the
+ * one notification an add sent may have chosen it: no wake-up is lost to an interrupt. (A
+ * drain receives only notifications to every waiter, so its interrupt loses none.)
  *
  * @param <T> the item type
  */
@@ -223,9 +226,16 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 
 	private void enqueueLocked(QueueEntry<T> entry) {
 		this.fifo.addLast(entry);
+		wakeConsumerLocked();
+	}
+
+	/**
+	 * Wakes one consumer waiting in {@code get}, if any. Only consumers wait on the
+	 * monitor, except during a drain, when a drain waits too and one notification might
+	 * wake it instead of a consumer: then it wakes every waiter.
+	 */
+	private void wakeConsumerLocked() {
 		if (this.waitingConsumers > 0) {
-			// Only consumers wait on the monitor, except during a drain, when a drain
-			// waits too and one notification might wake it instead of a consumer.
 			if (this.draining) {
 				this.lock.notifyAll();
 			}
@@ -276,24 +286,38 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		long queuedNanos = 0;
 		synchronized (this.lock) {
 			long remaining = timeoutNanos;
-			for (;;) {
-				// As the JDK's blocking queues do: an interrupt that came before the
-				// item could be taken wins, so that a thread told to stop takes nothing.
-				if (Thread.interrupted()) {
-					throw new InterruptedException();
+			try {
+				for (;;) {
+					// As the JDK's blocking queues do: an interrupt that came before the
+					// item could be taken wins, so that a thread told to stop takes
+					// nothing.
+					if (Thread.interrupted()) {
+						throw new InterruptedException();
+					}
+					promoteDueLocked();
+					entry = this.fifo.pollFirst();
+					if (entry != null || this.shuttingDown || remaining <= 0) {
+						break;
+					}
+					this.waitingConsumers++;
+					try {
+						remaining = await(remaining);
+					}
+					finally {
+						this.waitingConsumers--;
+					}
 				}
-				promoteDueLocked();
-				entry = this.fifo.pollFirst();
-				if (entry != null || this.shuttingDown || remaining <= 0) {
-					break;
+			}
+			catch (InterruptedException ex) {
+				// The notification that an add sent may have chosen this thread just as
+				// it
+				// was interrupted: pass it on, as a j.u.c. condition hands its signal to
+				// the
+				// next waiter, so that no other consumer sleeps while an item is queued.
+				if (!this.fifo.isEmpty()) {
+					wakeConsumerLocked();
 				}
-				this.waitingConsumers++;
-				try {
-					remaining = await(remaining);
-				}
-				finally {
-					this.waitingConsumers--;
-				}
+				throw ex;
 			}
 			if (entry == null) {
 				return Optional.empty();
