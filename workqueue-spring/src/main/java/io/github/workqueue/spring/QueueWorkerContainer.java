@@ -49,6 +49,13 @@ public interface QueueWorkerContainer {
 	Duration longestRunning();
 
 	/**
+	 * Returns how many worker threads ended unexpectedly (anything but the container's
+	 * stop ending them) and were replaced by new threads. Each was logged at ERROR.
+	 * @return the replaced workers so far
+	 */
+	long replacedWorkers();
+
+	/**
 	 * Tells whether the workers were started and not stopped.
 	 * @return true while running
 	 */

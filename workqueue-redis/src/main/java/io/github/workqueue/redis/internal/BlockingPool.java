@@ -46,7 +46,18 @@ final class BlockingPool {
 			}
 		}
 		double seconds = Math.max(0.001, timeout.toNanos() / 1e9);
-		boolean popped = this.lists.apply(connection).blpop(seconds, key) != null;
+		boolean popped;
+		try {
+			popped = this.lists.apply(connection).blpop(seconds, key) != null;
+		}
+		catch (RuntimeException ex) {
+			// Interrupted or failed: the pop may still be pending on the connection,
+			// which
+			// would hold up the next pop sent on it. Close it rather than reuse it.
+			this.all.remove(connection);
+			connection.closeAsync();
+			throw ex;
+		}
 		this.idle.addFirst(connection);
 		return popped;
 	}

@@ -629,7 +629,13 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		}
 	}
 
+	/**
+	 * The InterruptedException for an interrupted wait on Redis. Lettuce sets the
+	 * interrupt status again when it throws; an InterruptedException means the status was
+	 * cleared, so it is cleared here, or the caller's next wait would end at once.
+	 */
 	private static InterruptedException interrupted(RedisCommandInterruptedException ex) {
+		Thread.interrupted();
 		InterruptedException interrupted = new InterruptedException("interrupted while waiting for Redis");
 		interrupted.initCause(ex);
 		return interrupted;

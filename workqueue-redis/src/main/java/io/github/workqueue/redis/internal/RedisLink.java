@@ -1,18 +1,24 @@
 package io.github.workqueue.redis.internal;
 
+import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.api.sync.RedisHashCommands;
 import io.lettuce.core.api.sync.RedisListCommands;
-import io.lettuce.core.api.sync.RedisScriptingCommands;
 import io.lettuce.core.api.sync.RedisSortedSetCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
@@ -71,29 +77,62 @@ public final class RedisLink implements AutoCloseable {
 
 	public static RedisLink standalone(RedisClient client) {
 		return new RedisLink(() -> client.connect(StringCodec.UTF8), (connection) -> {
-			var sync = ((StatefulRedisConnection<String, String>) connection).sync();
-			return new Commands(sync, sync, sync, sync);
+			var typed = (StatefulRedisConnection<String, String>) connection;
+			var sync = typed.sync();
+			return new Commands(typed.async(), sync, sync, sync, connection.getTimeout());
 		}, (connection) -> ((StatefulRedisConnection<String, String>) connection).sync());
 	}
 
 	public static RedisLink cluster(RedisClusterClient client) {
 		return new RedisLink(() -> client.connect(StringCodec.UTF8), (connection) -> {
-			var sync = ((StatefulRedisClusterConnection<String, String>) connection).sync();
-			return new Commands(sync, sync, sync, sync);
+			var typed = (StatefulRedisClusterConnection<String, String>) connection;
+			var sync = typed.sync();
+			return new Commands(typed.async(), sync, sync, sync, connection.getTimeout());
 		}, (connection) -> ((StatefulRedisClusterConnection<String, String>) connection).sync());
 	}
 
 	/**
 	 * Runs a script by its digest, sending its text once per server that does not know it
-	 * yet.
+	 * yet. Uninterruptible: a script may change the queue (grant a lease, end one), so
+	 * its reply is always awaited; an interrupt that comes meanwhile is kept for the
+	 * caller.
+	 * @throws RedisCommandTimeoutException if no reply came within the connection's
+	 * timeout
 	 */
-	@SuppressWarnings("unchecked")
 	<R> R run(Script script, ScriptOutputType type, String[] keys, String... args) {
+		Commands current = commands();
 		try {
-			return (R) commands().scripting().evalsha(script.sha1(), type, keys, args);
+			return await(current.scripting().evalsha(script.sha1(), type, keys, args), current.timeout());
 		}
 		catch (RedisNoScriptException ex) {
-			return (R) commands().scripting().eval(script.body(), type, keys, args);
+			return await(current.scripting().eval(script.body(), type, keys, args), current.timeout());
+		}
+	}
+
+	private static <R> R await(RedisFuture<R> reply, Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		boolean interrupted = false;
+		try {
+			while (true) {
+				try {
+					return reply.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+				}
+				catch (InterruptedException ex) {
+					interrupted = true;
+				}
+				catch (ExecutionException ex) {
+					throw (ex.getCause() instanceof RedisException redis) ? redis : new RedisException(ex.getCause());
+				}
+				catch (TimeoutException ex) {
+					reply.cancel(false);
+					throw new RedisCommandTimeoutException("Command timed out after " + timeout);
+				}
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
 		}
 	}
 
@@ -132,8 +171,9 @@ public final class RedisLink implements AutoCloseable {
 		}
 	}
 
-	private record Commands(RedisScriptingCommands<String, String> scripting, RedisHashCommands<String, String> hashes,
-			RedisListCommands<String, String> lists, RedisSortedSetCommands<String, String> sortedSets) {
+	private record Commands(RedisScriptingAsyncCommands<String, String> scripting,
+			RedisHashCommands<String, String> hashes, RedisListCommands<String, String> lists,
+			RedisSortedSetCommands<String, String> sortedSets, Duration timeout) {
 	}
 
 }

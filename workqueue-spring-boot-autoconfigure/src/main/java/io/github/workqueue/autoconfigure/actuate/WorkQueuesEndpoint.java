@@ -102,7 +102,7 @@ public class WorkQueuesEndpoint {
 	private QueueDescriptor describe(String name, RateLimitingQueue<?> queue) {
 		QueueWorkerContainer container = this.workers.getContainer(name);
 		WorkersDescriptor workers = (container != null) ? new WorkersDescriptor(container.method(), container.workers(),
-				container.liveWorkers(), container.inFlight(), container.isPaused(),
+				container.liveWorkers(), container.replacedWorkers(), container.inFlight(), container.isPaused(),
 				container.longestRunning().toMillis() / 1000.0, container.outcomes()) : null;
 		return new QueueDescriptor(queue.len(), queue.waitingLen(), queue.isShuttingDown(),
 				count("workqueue.adds", name), count("workqueue.retries", name), queue.rateLimiter().toString(),
@@ -179,13 +179,14 @@ public class WorkQueuesEndpoint {
 	 * @param method the worker method
 	 * @param configured the number of worker threads
 	 * @param live worker threads alive
+	 * @param replaced worker threads that ended unexpectedly and were replaced
 	 * @param processing items being processed
 	 * @param paused whether the workers are paused
 	 * @param longestRunningSeconds age of the oldest item being processed
 	 * @param outcomes what happened to the processed items
 	 */
-	public record WorkersDescriptor(String method, int configured, int live, int processing, boolean paused,
-			double longestRunningSeconds, QueueWorkerContainer.Outcomes outcomes) {
+	public record WorkersDescriptor(String method, int configured, int live, long replaced, int processing,
+			boolean paused, double longestRunningSeconds, QueueWorkerContainer.Outcomes outcomes) {
 
 	}
 

@@ -51,6 +51,7 @@ public class WorkQueuesHealthIndicator extends AbstractHealthIndicator {
 			}
 			details.put("workers", container.workers());
 			details.put("liveWorkers", container.liveWorkers());
+			details.put("replacedWorkers", container.replacedWorkers());
 			details.put("paused", container.isPaused());
 			details.put("longestRunningSeconds", container.longestRunning().toMillis() / 1000.0);
 			queues.put(container.queueName(), details);

@@ -43,6 +43,10 @@ public class QueueWorkerMetrics implements SmartLifecycle {
 				.description("Worker threads of the queue alive now")
 				.tag("name", container.queueName())
 				.register(this.registry);
+			FunctionCounter.builder("workqueue.workers.replaced", container, QueueWorkerContainer::replacedWorkers)
+				.description("Worker threads that ended unexpectedly and were replaced")
+				.tag("name", container.queueName())
+				.register(this.registry);
 			Gauge.builder("workqueue.workers.paused", container, (c) -> c.isPaused() ? 1 : 0)
 				.description("1 while the queue's workers are paused")
 				.tag("name", container.queueName())

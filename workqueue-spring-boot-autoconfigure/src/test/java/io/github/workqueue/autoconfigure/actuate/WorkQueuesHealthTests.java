@@ -38,6 +38,7 @@ class WorkQueuesHealthTests {
 			assertThat(queueDetails(health, "orders")).containsEntry("status", "UP")
 				.containsEntry("workers", 1)
 				.containsEntry("liveWorkers", 1)
+				.containsEntry("replacedWorkers", 0L)
 				.containsEntry("paused", false);
 		});
 	}

@@ -8,9 +8,8 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -34,19 +33,46 @@ import io.github.workqueue.core.RateLimitingQueue;
  * forgets, requeues or gives the item up, and always calls {@code done}.
  *
  * <p>
+ * <b>Rules.</b> Only the container's stop or pause ends a worker's wait: an interrupt
+ * that reaches a worker from elsewhere while it waits for an item is ignored, and one
+ * that a worker method throws or leaves behind is a failed attempt like any other
+ * exception. A worker thread that ends for any other reason (an {@code Error} in
+ * {@code done}, say) is logged at ERROR, counted, and replaced by a new thread in the
+ * same slot. Once the container gives up at shutdown, no method call starts, and every
+ * item a worker took is either processed to the end or named in the
+ * {@link ItemsUnfinishedAtShutdownEvent}.
+ *
+ * <p>
  * <b>Concurrency.</b> Thread-safe. {@link #paused} and {@link #stopping} are written
- * under {@link #pauseLock} and read anywhere; the counters are atomics updated by the
- * workers. Each worker owns one slot of {@link #busySince}: the clock time its current
- * item started, or {@link #IDLE}.
+ * under {@link #pauseLock} and read anywhere. Each worker owns a {@link WorkerSlot}; the
+ * hand-over of an item between a worker and the give-up happens under that slot's
+ * monitor: a worker enters {@code get} only if the container has not given up, and stays
+ * in its taking phase until the last step before the method call, where it either records
+ * the item as its {@link WorkerSlot#item} and calls the method (the container had not
+ * given up) or hands the item to {@link #abandoned} (it had), in one step. The give-up
+ * sets {@link #gaveUp}, then, slot by slot under the slot's monitor, waits for a worker
+ * still taking (interrupting its wait in {@code get}) and reads the slot's item: so every
+ * item taken before or during the give-up is seen by it, as in flight or as abandoned,
+ * and no worker takes another or calls the method after it. A slot's item is cleared only
+ * after {@code done}, so an item that {@code done} queues again is seen in the slot or in
+ * the queue, which the give-up drains last. The counters are atomics updated by the
+ * workers.
  */
 final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	private static final Log logger = LogFactory.getLog(QueueWorkerContainer.class);
 
-	private static final long IDLE = Long.MIN_VALUE;
-
 	/** How many items of each kind a shutdown log line names. */
 	private static final int LOGGED_ITEMS = 20;
+
+	/** How long the give-up waits for a worker to come out of {@code get}. */
+	private static final long TAKE_EXIT_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+	/** What {@link #take} returns when the worker should look at pause and stop again. */
+	private static final Object LOOK_AGAIN = new Object();
+
+	/** What {@link #take} returns when the worker should end. */
+	private static final Object EXIT = new Object();
 
 	private final RateLimitingQueue<Object> queue;
 
@@ -76,13 +102,9 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	private volatile boolean running;
 
-	private final List<Thread> threads = new ArrayList<>();
-
 	private final AtomicInteger liveWorkers = new AtomicInteger();
 
-	private final AtomicLongArray busySince;
-
-	/** One per worker thread, by slot. */
+	/** One per worker. */
 	private final WorkerSlot[] slots;
 
 	private final LongAdder succeeded = new LongAdder();
@@ -91,24 +113,25 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	private final LongAdder givenUp = new LongAdder();
 
+	private final LongAdder replacedWorkers = new LongAdder();
+
 	/**
 	 * Failed attempts per item since its last success: what {@code max-retries} counts. A
 	 * requeue asked for by a {@link WorkResult} is not a failure.
 	 */
 	private final ConcurrentHashMap<Object, Integer> failures = new ConcurrentHashMap<>();
 
-	/** Set once shutdown gave up waiting: no worker method call starts after it. */
+	/**
+	 * Set once, when shutdown gives up waiting: no worker method call starts after it.
+	 */
 	private volatile boolean gaveUp;
 
 	private volatile long unfinishedAtShutdown;
 
 	private volatile List<Object> waitingAtShutdown = List.of();
 
-	/** Items that workers took after shutdown gave up, or that the report drained. */
+	/** Items that workers took after the container gave up, and never processed. */
 	private final Queue<Object> abandoned = new ConcurrentLinkedQueue<>();
-
-	/** The item each worker is processing, by slot. */
-	private final AtomicReferenceArray<Object> inFlightItems;
 
 	DefaultQueueWorkerContainer(RateLimitingQueue<Object> queue, QueueWorkerMethod method, WorkerPolicy policy,
 			int workers, Clock clock, ThreadFactory threadFactory, ApplicationEventPublisher events,
@@ -121,14 +144,9 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		this.threadFactory = threadFactory;
 		this.events = events;
 		this.observer = observer;
-		this.busySince = new AtomicLongArray(workers);
-		this.inFlightItems = new AtomicReferenceArray<>(workers);
 		this.slots = new WorkerSlot[workers];
 		for (int i = 0; i < workers; i++) {
 			this.slots[i] = new WorkerSlot();
-		}
-		for (int i = 0; i < workers; i++) {
-			this.busySince.set(i, IDLE);
 		}
 	}
 
@@ -136,17 +154,27 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		if (this.running || this.stopping) {
 			return;
 		}
-		for (int i = 0; i < this.workers; i++) {
-			int slot = i;
-			Thread thread = this.threadFactory.newThread(() -> runWorker(slot));
-			this.threads.add(thread);
-			synchronized (this.slots[slot]) {
-				this.slots[slot].thread = thread;
-			}
-		}
 		this.running = true;
 		this.liveWorkers.set(this.workers);
-		this.threads.forEach(Thread::start);
+		for (WorkerSlot slot : this.slots) {
+			startWorker(slot, null);
+		}
+	}
+
+	/**
+	 * Starts a thread for a slot.
+	 * @param slot the slot
+	 * @param name the thread's name, or null for the thread factory's
+	 */
+	private void startWorker(WorkerSlot slot, @Nullable String name) {
+		Thread thread = this.threadFactory.newThread(() -> runWorker(slot));
+		if (name != null) {
+			thread.setName(name);
+		}
+		synchronized (slot) {
+			slot.thread = thread;
+		}
+		thread.start();
 	}
 
 	/**
@@ -167,33 +195,98 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	}
 
 	/**
-	 * Waits for the workers until the deadline, then counts and logs what is left.
+	 * Waits for the workers until the deadline, then gives up: counts, logs and publishes
+	 * what is left, and interrupts the worker methods still running.
 	 * @param deadlineNanos {@link System#nanoTime()} to give up at
 	 * @throws InterruptedException if interrupted while waiting
 	 */
 	void awaitShutdown(long deadlineNanos) throws InterruptedException {
 		this.queue.shutDownWithDrain(Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime())));
-		for (Thread thread : this.threads) {
-			long remainingMillis = Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000);
-			thread.join(remainingMillis);
+		joinWorkers(deadlineNanos);
+		giveUp();
+		this.running = false;
+	}
+
+	/** Waits until every worker thread, replacements included, ended or the deadline. */
+	private void joinWorkers(long deadlineNanos) throws InterruptedException {
+		for (WorkerSlot slot : this.slots) {
+			Thread joined = null;
+			while (System.nanoTime() - deadlineNanos < 0) {
+				Thread current;
+				synchronized (slot) {
+					current = slot.thread;
+				}
+				if (current == null || current == joined) {
+					break;
+				}
+				current.join(Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000));
+				joined = current;
+			}
 		}
-		// From here on no worker method call starts: a worker that takes an item hands it
-		// to the report instead.
+	}
+
+	/**
+	 * From here on no worker method call starts. Names every item taken and not finished,
+	 * with what is still queued and what was waiting, then interrupts the methods still
+	 * running.
+	 */
+	private void giveUp() {
 		this.gaveUp = true;
 		List<Object> inFlight = new ArrayList<>();
-		for (int i = 0; i < this.inFlightItems.length(); i++) {
-			Object item = this.inFlightItems.get(i);
-			if (item != null) {
-				inFlight.add(item);
+		List<Thread> running = new ArrayList<>();
+		long waitUntil = System.nanoTime() + TAKE_EXIT_WAIT_NANOS;
+		for (WorkerSlot slot : this.slots) {
+			synchronized (slot) {
+				awaitTakeEnded(slot, waitUntil);
+				if (slot.item != null) {
+					inFlight.add(slot.item);
+					if (slot.thread != null) {
+						running.add(slot.thread);
+					}
+				}
 			}
 		}
 		Optional<Object> next;
-		while ((next = this.queue.get(Duration.ZERO)).isPresent()) {
-			this.abandoned.add(next.get());
-			this.queue.done(next.get());
+		try {
+			while ((next = this.queue.get(Duration.ZERO)).isPresent()) {
+				this.abandoned.add(next.get());
+				this.queue.done(next.get());
+			}
 		}
-		List<Object> queued = new ArrayList<>(this.abandoned);
-		List<Object> waiting = this.waitingAtShutdown;
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		report(inFlight, new ArrayList<>(this.abandoned), this.waitingAtShutdown);
+		running.forEach(Thread::interrupt);
+	}
+
+	/**
+	 * Waits, holding the slot's monitor, until its worker is out of {@code get},
+	 * interrupting the wait there; the worker then sees {@link #gaveUp}.
+	 */
+	private void awaitTakeEnded(WorkerSlot slot, long waitUntil) {
+		boolean interrupted = false;
+		while (slot.taking) {
+			slot.interruptTake();
+			long remaining = waitUntil - System.nanoTime();
+			if (remaining <= 0) {
+				logger.error("Queue '" + queueName() + "': worker " + slot.thread
+						+ " did not come out of the queue's get; an item it takes now is not in the shutdown report");
+				break;
+			}
+			try {
+				TimeUnit.NANOSECONDS.timedWait(slot, remaining);
+			}
+			catch (InterruptedException ex) {
+				interrupted = true;
+			}
+		}
+		if (interrupted) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private void report(List<Object> inFlight, List<Object> queued, List<Object> waiting) {
 		long unfinished = (long) inFlight.size() + queued.size() + waiting.size();
 		this.unfinishedAtShutdown = unfinished;
 		if (unfinished > 0) {
@@ -203,12 +296,6 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 					+ "; they are published as an ItemsUnfinishedAtShutdownEvent");
 			this.events.publishEvent(new ItemsUnfinishedAtShutdownEvent(queueName(), inFlight, queued, waiting));
 		}
-		for (Thread thread : this.threads) {
-			if (thread.isAlive()) {
-				thread.interrupt();
-			}
-		}
-		this.running = false;
 	}
 
 	/** The first items of a list, for a log line. */
@@ -219,92 +306,131 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		return items.subList(0, LOGGED_ITEMS).toString().replaceFirst("]$", ", ...]");
 	}
 
-	private void runWorker(int slot) {
+	private void runWorker(WorkerSlot slot) {
+		boolean replacement = false;
 		try {
 			while (awaitUnpaused()) {
-				Optional<Object> next = take(slot);
-				if (next == null) {
-					continue;
-				}
-				if (next.isEmpty()) {
+				Object next = take(slot);
+				if (next == EXIT) {
 					return;
 				}
-				Object item = next.get();
-				if (this.gaveUp) {
-					this.abandoned.add(item);
-					this.queue.done(item);
-					return;
+				if (next != LOOK_AGAIN) {
+					process(slot, next);
 				}
-				process(slot, item);
 			}
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
+		catch (Throwable ex) {
+			replacement = !this.gaveUp;
+			if (replacement) {
+				this.replacedWorkers.increment();
+			}
+			logger.error("Queue '" + queueName() + "': worker thread '" + Thread.currentThread().getName()
+					+ "' ended unexpectedly" + (replacement ? "; a new thread replaces it" : ""), ex);
 		}
 		finally {
-			this.liveWorkers.decrementAndGet();
+			if (!replacement || !replace(slot)) {
+				this.liveWorkers.decrementAndGet();
+			}
+		}
+	}
+
+	/** Starts a thread in the slot of one that died; false if none could be started. */
+	private boolean replace(WorkerSlot slot) {
+		try {
+			startWorker(slot, Thread.currentThread().getName());
+			return true;
+		}
+		catch (Throwable ex) {
+			logger.error("Queue '" + queueName() + "': could not start a worker thread to replace '"
+					+ Thread.currentThread().getName() + "'", ex);
+			return false;
 		}
 	}
 
 	/**
-	 * Takes the next item, unless a pause interrupts the wait.
+	 * Takes the next item. When it returns one, the slot is still in its taking phase:
+	 * the hand-over happens in {@link #begin}, right before the method call.
 	 * @param slot the worker's slot
-	 * @return the queue's answer, or null if a pause interrupted the wait
-	 * @throws InterruptedException if the worker was interrupted otherwise
+	 * @return the item, {@link #LOOK_AGAIN} if the worker should look at pause and stop
+	 * again, or {@link #EXIT}
 	 */
-	private @Nullable Optional<Object> take(int slot) throws InterruptedException {
-		WorkerSlot worker = this.slots[slot];
-		synchronized (worker) {
-			if (this.paused) {
-				return null;
+	private Object take(WorkerSlot slot) {
+		synchronized (slot) {
+			if (this.gaveUp) {
+				return EXIT;
 			}
-			worker.inGet = true;
+			if (this.paused) {
+				return LOOK_AGAIN;
+			}
+			slot.taking = true;
 		}
+		Optional<Object> taken = null;
 		try {
-			return this.queue.get();
+			taken = this.queue.get();
 		}
 		catch (InterruptedException ex) {
-			synchronized (worker) {
-				worker.inGet = false;
-				if (worker.interruptedByPause) {
-					worker.interruptedByPause = false;
-					return null;
-				}
-			}
+			// The container's interrupts end the wait; others are ignored (below).
+		}
+		catch (Throwable ex) {
+			endTake(slot);
 			throw ex;
 		}
-		finally {
-			synchronized (worker) {
-				worker.inGet = false;
-				if (worker.interruptedByPause) {
-					// The pause came after the item was taken: its interrupt must not
-					// reach the worker method.
-					worker.interruptedByPause = false;
-					Thread.interrupted();
-				}
+		if (taken != null && taken.isPresent()) {
+			return taken.get();
+		}
+		boolean byContainer = endTake(slot);
+		if (taken == null) {
+			if (!byContainer) {
+				logger.warn("Queue '" + queueName() + "': worker thread '" + Thread.currentThread().getName()
+						+ "' was interrupted while waiting for an item; only the container's stop or pause end a "
+						+ "worker's wait, so it goes on");
 			}
+			return LOOK_AGAIN;
+		}
+		return EXIT;
+	}
+
+	private static boolean endTake(WorkerSlot slot) {
+		synchronized (slot) {
+			return slot.endTake();
+		}
+	}
+
+	/**
+	 * The hand-over, as the last step before the method call: ends the slot's taking
+	 * phase and, unless the container gave up, records the item as the slot's.
+	 * @return false if the container gave up: the item is abandoned, never processed
+	 */
+	private boolean begin(WorkerSlot slot, Object item) {
+		synchronized (slot) {
+			slot.endTake();
+			if (this.gaveUp) {
+				this.abandoned.add(item);
+				return false;
+			}
+			slot.item = item;
+			slot.busySince = this.clock.nanoTime();
+			return true;
 		}
 	}
 
 	/** Waits while paused; false when the worker should exit (paused and stopping). */
-	private boolean awaitUnpaused() throws InterruptedException {
+	private boolean awaitUnpaused() {
 		this.pauseLock.lock();
 		try {
 			while (this.paused && !this.stopping) {
-				this.unpaused.await();
+				this.unpaused.awaitUninterruptibly();
 			}
-			return !this.paused;
+			return !this.paused && !this.gaveUp;
 		}
 		finally {
 			this.pauseLock.unlock();
 		}
 	}
 
-	private void process(int slot, Object item) {
-		this.inFlightItems.set(slot, item);
-		this.busySince.set(slot, this.clock.nanoTime());
+	private void process(WorkerSlot slot, Object item) {
 		try {
-			handle(item);
+			handle(slot, item);
 		}
 		catch (Throwable ex) {
 			// Also what a limiter bean or an event listener throws, checked or not: the
@@ -312,13 +438,25 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 			logger.error("Queue '" + queueName() + "': handling the outcome of item '" + item + "' failed", ex);
 		}
 		finally {
-			this.busySince.set(slot, IDLE);
-			this.inFlightItems.set(slot, null);
-			this.queue.done(item);
+			try {
+				this.queue.done(item);
+			}
+			finally {
+				// After done: an item added again while it was processing is queued
+				// again by done, so the give-up sees it either here or in the queue.
+				synchronized (slot) {
+					if (slot.taking) {
+						// The method was never called (an item of the wrong type, say).
+						slot.endTake();
+					}
+					slot.item = null;
+					slot.busySince = WorkerSlot.IDLE;
+				}
+			}
 		}
 	}
 
-	private void handle(Object item) {
+	private void handle(WorkerSlot slot, Object item) {
 		if (!this.method.accepts(item)) {
 			giveUp(item, GiveUpReason.ITEM_TYPE_MISMATCH,
 					new IllegalArgumentException("Item of type " + item.getClass().getName() + " cannot be passed to "
@@ -327,9 +465,28 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		}
 		WorkResult result;
 		try {
-			result = this.observer.observe(queueName(), item, () -> this.method.invoke(item));
+			result = this.observer.observe(queueName(), item, () -> {
+				if (!begin(slot, item)) {
+					throw AbandonedAtShutdown.INSTANCE;
+				}
+				return this.method.invoke(item);
+			});
+			if (Thread.interrupted() && !this.gaveUp) {
+				throw new InterruptedException("the worker method returned with its thread's interrupt status set");
+			}
 		}
 		catch (Throwable failure) {
+			if (failure == AbandonedAtShutdown.INSTANCE) {
+				return;
+			}
+			// The worker goes on: an interrupt ends its wait only when the container
+			// stops.
+			boolean interrupted = Thread.interrupted() || failure instanceof InterruptedException;
+			if (this.gaveUp && interrupted) {
+				logger.info("Queue '" + queueName() + "': the method processing item '" + item
+						+ "' ended on the shutdown's interrupt; the item is named in the shutdown report");
+				return;
+			}
 			failed(item, failure);
 			return;
 		}
@@ -346,16 +503,6 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	}
 
 	private void failed(Object item, Throwable failure) {
-		if (failure instanceof InterruptedException) {
-			// The method was interrupted (shutdown gave up, or someone interrupted the
-			// worker): not a failure of the item. Keep the interrupt and put the item
-			// back; while the queue shuts down the add is dropped and counted.
-			Thread.currentThread().interrupt();
-			logger.warn("Queue '" + queueName() + "': worker interrupted while processing item '" + item
-					+ "'; the item is added back, not retried as a failure");
-			this.queue.add(item);
-			return;
-		}
 		int attempt = this.failures.merge(item, 1, Integer::sum);
 		if (this.policy.isNotRetryable(failure)) {
 			giveUp(item, GiveUpReason.NOT_RETRYABLE, failure);
@@ -404,8 +551,8 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	@Override
 	public int inFlight() {
 		int busy = 0;
-		for (int i = 0; i < this.busySince.length(); i++) {
-			if (this.busySince.get(i) != IDLE) {
+		for (WorkerSlot slot : this.slots) {
+			if (slot.busySince != WorkerSlot.IDLE) {
 				busy++;
 			}
 		}
@@ -416,13 +563,18 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	public Duration longestRunning() {
 		long now = this.clock.nanoTime();
 		long longest = 0;
-		for (int i = 0; i < this.busySince.length(); i++) {
-			long since = this.busySince.get(i);
-			if (since != IDLE) {
+		for (WorkerSlot slot : this.slots) {
+			long since = slot.busySince;
+			if (since != WorkerSlot.IDLE) {
 				longest = Math.max(longest, now - since);
 			}
 		}
 		return Duration.ofNanos(longest);
+	}
+
+	@Override
+	public long replacedWorkers() {
+		return this.replacedWorkers.sum();
 	}
 
 	@Override
@@ -441,12 +593,9 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		}
 		// A worker blocked in get would take the next item: interrupt the wait. Under the
 		// slot's lock, so the interrupt reaches the get and never the worker method.
-		for (WorkerSlot worker : this.slots) {
-			synchronized (worker) {
-				if (worker.inGet && worker.thread != null) {
-					worker.interruptedByPause = true;
-					worker.thread.interrupt();
-				}
+		for (WorkerSlot slot : this.slots) {
+			synchronized (slot) {
+				slot.interruptTake();
 			}
 		}
 	}
@@ -479,16 +628,18 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	}
 
 	/**
-	 * Whether a worker waits in {@code get}, and whether a pause interrupted it there.
-	 * Guarded by its own monitor.
+	 * Ends the observed call of an item the worker took after the container gave up: the
+	 * method is not called and the item is named in the shutdown report.
 	 */
-	private static final class WorkerSlot {
+	private static final class AbandonedAtShutdown extends RuntimeException {
 
-		@Nullable Thread thread;
+		private static final long serialVersionUID = 1L;
 
-		boolean inGet;
+		static final AbandonedAtShutdown INSTANCE = new AbandonedAtShutdown();
 
-		boolean interruptedByPause;
+		private AbandonedAtShutdown() {
+			super("the container gave up at shutdown before the method was called", null, false, false);
+		}
 
 	}
 

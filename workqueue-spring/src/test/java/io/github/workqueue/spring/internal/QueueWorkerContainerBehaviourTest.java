@@ -1,0 +1,208 @@
+package io.github.workqueue.spring.internal;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.github.workqueue.core.RateLimitingQueue;
+import io.github.workqueue.spring.ItemsUnfinishedAtShutdownEvent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The worker container's behaviour, the same on both backends: pause and resume,
+ * interrupts, worker replacement and the shutdown report. The Redis runs use the test
+ * Redis (the embedded server unless {@code WORKQUEUE_TEST_REDIS_URL} is set).
+ */
+@ParameterizedClass(name = "{0}")
+@ValueSource(strings = { "memory", "redis" })
+class QueueWorkerContainerBehaviourTest {
+
+	@Parameter
+	String backend;
+
+	private ContainerTestKit kit;
+
+	private ContainerTestKit kit() {
+		if (this.kit == null) {
+			this.kit = new ContainerTestKit(this.backend);
+		}
+		return this.kit;
+	}
+
+	@AfterEach
+	void close() throws InterruptedException {
+		kit().close();
+	}
+
+	@Test
+	void pauseShouldReleaseBlockedWorkersWhichTakeNothingUntilResumed() {
+		RateLimitingQueue<Object> queue = kit().queue("pause");
+		Recorder worker = new Recorder();
+		DefaultQueueWorkerContainer container = kit().start(queue, worker, 2, null);
+		queue.add("before");
+		await().until(() -> worker.done.contains("before"));
+		container.pause();
+		queue.add("while-paused");
+		await().during(Duration.ofMillis(500))
+			.atMost(Duration.ofSeconds(5))
+			.until(() -> !worker.started.contains("while-paused") && container.liveWorkers() == 2);
+		container.resume();
+		await().until(() -> worker.done.contains("while-paused"));
+		assertThat(container.liveWorkers()).isEqualTo(2);
+		assertThat(container.replacedWorkers()).isZero();
+	}
+
+	@Test
+	void pauseAndResumeManyTimesShouldKeepEveryWorkerAndLoseNoItem() {
+		RateLimitingQueue<Object> queue = kit().queue("pause-cycles");
+		Recorder worker = new Recorder();
+		DefaultQueueWorkerContainer container = kit().start(queue, worker, 3, null);
+		for (int i = 0; i < 50; i++) {
+			queue.add("item-" + i);
+			container.pause();
+			container.resume();
+		}
+		await().until(() -> worker.done.size() == 50);
+		assertThat(container.liveWorkers()).isEqualTo(3);
+	}
+
+	@Test
+	void aMethodThatThrowsInterruptedExceptionShouldBeAFailedAttemptAndTheWorkerGoesOn() {
+		RateLimitingQueue<Object> queue = kit().queue("interrupted-method");
+		Recorder worker = new Recorder() {
+			@Override
+			void work(String item) throws InterruptedException {
+				if (item.equals("interrupted") && this.attempts.merge(item, 1, Integer::sum) == 1) {
+					throw new InterruptedException("from the method");
+				}
+			}
+		};
+		DefaultQueueWorkerContainer container = kit().start(queue, worker, 2, 3);
+		queue.add("interrupted");
+		await().until(() -> worker.done.contains("interrupted"));
+		queue.add("after");
+		await().until(() -> worker.done.contains("after"));
+		assertThat(container.outcomes().retried()).as("the interrupt was a failed attempt, retried").isEqualTo(1);
+		assertThat(container.liveWorkers()).isEqualTo(2);
+		assertThat(container.replacedWorkers()).isZero();
+	}
+
+	@Test
+	void aMethodThatLeavesItsInterruptBehindShouldBeAFailedAttempt() {
+		RateLimitingQueue<Object> queue = kit().queue("interrupt-left");
+		Recorder worker = new Recorder() {
+			@Override
+			void work(String item) {
+				if (this.attempts.merge(item, 1, Integer::sum) == 1) {
+					// The common mistake: catch InterruptedException, restore the status,
+					// return as if the work were done.
+					Thread.currentThread().interrupt();
+				}
+			}
+		};
+		DefaultQueueWorkerContainer container = kit().start(queue, worker, 1, 3);
+		queue.add("a");
+		await().until(() -> worker.attempts.getOrDefault("a", 0) == 2);
+		queue.add("b");
+		await().until(() -> worker.attempts.getOrDefault("b", 0) == 2);
+		assertThat(container.outcomes().retried()).isEqualTo(2);
+		assertThat(container.liveWorkers()).isEqualTo(1);
+	}
+
+	@Test
+	void anInterruptFromElsewhereWhileWaitingShouldNotEndTheWorker() throws InterruptedException {
+		RateLimitingQueue<Object> queue = kit().queue("stray-interrupt");
+		Recorder worker = new Recorder();
+		DefaultQueueWorkerContainer container = kit().start(queue, worker, 1, null);
+		await().until(() -> !kit().threads.isEmpty());
+		Thread thread = kit().threads.get(0);
+		await()
+			.until(() -> thread.getState() == Thread.State.WAITING || thread.getState() == Thread.State.TIMED_WAITING);
+		thread.interrupt();
+		queue.add("after-interrupt");
+		await().until(() -> worker.done.contains("after-interrupt"));
+		assertThat(container.liveWorkers()).isEqualTo(1);
+		assertThat(kit().threads).hasSize(1);
+	}
+
+	@Test
+	void aWorkerThreadThatDiesShouldBeReplacedAndCounted() {
+		RateLimitingQueue<Object> queue = ContainerTestKit.failingDone(kit().queue("dying-worker"),
+				(item) -> item.equals("fatal"), new LinkageError("thrown by done"));
+		Recorder worker = new Recorder();
+		DefaultQueueWorkerContainer container = kit().start(queue, worker, 2, null);
+		queue.add("fatal");
+		await().until(() -> container.replacedWorkers() == 1);
+		for (int i = 0; i < 10; i++) {
+			queue.add("after-" + i);
+		}
+		await().until(() -> worker.done.containsAll(List.of("after-0", "after-5", "after-9")));
+		assertThat(container.liveWorkers()).isEqualTo(2);
+		assertThat(kit().threads).hasSize(3);
+		assertThat(kit().threads.get(2).getName()).as("the replacement keeps the name of the thread it replaces")
+			.isIn(kit().threads.get(0).getName(), kit().threads.get(1).getName());
+	}
+
+	@Test
+	void shutdownShouldNameTheItemInFlightAndNoMethodShouldStartAfterItGaveUp() throws InterruptedException {
+		RateLimitingQueue<Object> queue = kit().queue("give-up");
+		CountDownLatch slowStarted = new CountDownLatch(1);
+		Recorder worker = new Recorder() {
+			@Override
+			void work(String item) throws InterruptedException {
+				slowStarted.countDown();
+				TimeUnit.MINUTES.sleep(1);
+			}
+		};
+		DefaultQueueWorkerContainer container = kit().start(queue, worker, 1, null);
+		queue.add("slow");
+		assertThat(slowStarted.await(10, TimeUnit.SECONDS)).isTrue();
+		queue.add("next");
+		ContainerTestKit.stop(container, Duration.ofMillis(200));
+		ItemsUnfinishedAtShutdownEvent report = (ItemsUnfinishedAtShutdownEvent) kit().events.get(0);
+		assertThat(report.getInFlight()).containsExactly("slow");
+		if (kit().isRedis()) {
+			// The next item stays in Redis for the other instances.
+			assertThat(report.getQueued()).isEmpty();
+		}
+		else {
+			assertThat(report.getQueued()).containsExactly("next");
+		}
+		await().until(() -> kit().threads.stream().noneMatch(Thread::isAlive));
+		assertThat(worker.started).containsExactly("slow");
+		assertThat(container.outcomes().retried()).as("the shutdown's interrupt is no failure").isZero();
+	}
+
+	/** Records what its worker method was called with. */
+	static class Recorder {
+
+		final List<String> started = new CopyOnWriteArrayList<>();
+
+		final Set<String> done = ConcurrentHashMap.newKeySet();
+
+		final ConcurrentHashMap<String, Integer> attempts = new ConcurrentHashMap<>();
+
+		void handle(String item) throws Exception {
+			this.started.add(item);
+			work(item);
+			this.done.add(item);
+		}
+
+		void work(String item) throws Exception {
+		}
+
+	}
+
+}

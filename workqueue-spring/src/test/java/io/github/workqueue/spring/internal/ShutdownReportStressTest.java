@@ -1,0 +1,139 @@
+package io.github.workqueue.spring.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.github.workqueue.core.RateLimitingQueue;
+import io.github.workqueue.spring.ItemsUnfinishedAtShutdownEvent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Shutdowns that give up while workers take and process items, with and without a pause
+ * racing them, on both backends. Each round checks every item's fate: processed to the
+ * end, or named in the shutdown report (on Redis, or still in Redis for the other
+ * instances); no method call starts after the report; an item reported as queued never
+ * started; the count matches the report.
+ */
+@ParameterizedClass(name = "{0}")
+@ValueSource(strings = { "memory", "redis" })
+class ShutdownReportStressTest {
+
+	private static final int ITEMS = 60;
+
+	private static final int WORKERS = 4;
+
+	@Parameter
+	String backend;
+
+	private final List<ContainerTestKit> kits = new ArrayList<>();
+
+	/** Rounds whose report named items in flight: the races this test is for. */
+	private int gaveUpMidWork;
+
+	@AfterEach
+	void close() throws InterruptedException {
+		for (ContainerTestKit kit : this.kits) {
+			kit.close();
+		}
+	}
+
+	private int rounds() {
+		return this.backend.equals("redis") ? 60 : 300;
+	}
+
+	@Test
+	void everyItemShouldBeProcessedOrReportedWhenShutdownGivesUp() throws InterruptedException {
+		for (int round = 0; round < rounds(); round++) {
+			round(round, false);
+		}
+		assertThat(this.gaveUpMidWork).as("rounds that gave up mid-work").isGreaterThan(rounds() / 10);
+	}
+
+	@Test
+	void everyItemShouldBeProcessedOrReportedWhenPauseRacesShutdown() throws InterruptedException {
+		for (int round = 0; round < rounds(); round++) {
+			round(round, true);
+		}
+		assertThat(this.gaveUpMidWork).as("rounds that gave up mid-work").isGreaterThan(rounds() / 10);
+	}
+
+	private void round(int round, boolean pause) throws InterruptedException {
+		ContainerTestKit kit = new ContainerTestKit(this.backend);
+		this.kits.add(kit);
+		AtomicLong clock = new AtomicLong();
+		Map<String, Long> started = new ConcurrentHashMap<>();
+		Set<String> finished = ConcurrentHashMap.newKeySet();
+		Object worker = new Object() {
+			@SuppressWarnings("unused")
+			void handle(String item) throws InterruptedException {
+				started.put(item, clock.incrementAndGet());
+				TimeUnit.MICROSECONDS.sleep(ThreadLocalRandom.current().nextInt(100, 600));
+				finished.add(item);
+			}
+		};
+		String name = "shutdown-" + round + "-" + System.nanoTime();
+		RateLimitingQueue<Object> queue = kit.queue(name, Duration.ofSeconds(30));
+		DefaultQueueWorkerContainer container = kit.start(queue, worker, WORKERS, null);
+		Set<String> added = new HashSet<>();
+		for (int i = 0; i < ITEMS; i++) {
+			added.add("item-" + i);
+			queue.add("item-" + i);
+		}
+		Thread pauser = null;
+		if (pause) {
+			pauser = new Thread(container::pause);
+		}
+		TimeUnit.MICROSECONDS.sleep(ThreadLocalRandom.current().nextInt(0, 3000));
+		if (pauser != null) {
+			pauser.start();
+		}
+		AtomicLong reportedAt = new AtomicLong(Long.MAX_VALUE);
+		kit.onEvent = (event) -> reportedAt.set(clock.incrementAndGet());
+		ContainerTestKit.stop(container, Duration.ofMillis(ThreadLocalRandom.current().nextInt(0, 4)));
+		if (pauser != null) {
+			pauser.join();
+		}
+		kit.awaitWorkersEnded();
+		ItemsUnfinishedAtShutdownEvent report = kit.events.isEmpty() ? null
+				: (ItemsUnfinishedAtShutdownEvent) kit.events.get(0);
+		List<Object> inFlight = (report != null) ? report.getInFlight() : List.of();
+		List<Object> queued = (report != null) ? report.getQueued() : List.of();
+		Set<Object> accounted = new HashSet<>(finished);
+		accounted.addAll(inFlight);
+		accounted.addAll(queued);
+		if (kit.isRedis()) {
+			accounted.addAll(ContainerTestKit.drain(kit.queue(name, Duration.ofSeconds(30))));
+		}
+		if (!inFlight.isEmpty()) {
+			this.gaveUpMidWork++;
+		}
+		String where = "round " + round + " (pause " + pause + ")";
+		assertThat(accounted).as(where + ": items neither processed nor reported").containsAll(added);
+		assertThat(started.keySet()).as(where + ": items reported queued that a method started")
+			.noneMatch(queued::contains);
+		Set<Object> unfinished = new HashSet<>(started.keySet());
+		unfinished.removeAll(finished);
+		assertThat(unfinished).as(where + ": started and unfinished items the report does not name")
+			.isSubsetOf(inFlight);
+		assertThat(started.values()).as(where + ": no method call starts after the container gave up")
+			.allMatch((at) -> at < reportedAt.get());
+		assertThat(container.outcomes().unfinishedAtShutdown()).as(where + ": the count")
+			.isEqualTo(inFlight.size() + queued.size());
+	}
+
+}
