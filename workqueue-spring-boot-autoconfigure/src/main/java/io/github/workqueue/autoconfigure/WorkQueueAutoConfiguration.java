@@ -61,7 +61,8 @@ public final class WorkQueueAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	QueueWorkerOptions queueWorkerOptions(WorkQueueProperties properties, Environment environment) {
-		return new QueueWorkerOptions(properties.getShutdown().getTimeout(), Threading.VIRTUAL.isActive(environment));
+		return new QueueWorkerOptions(properties.getShutdown().getTimeout(), Threading.VIRTUAL.isActive(environment),
+				properties.isKeepAlive());
 	}
 
 	private static @Nullable ClassLoader beanClassLoader(ListableBeanFactory beanFactory) {

@@ -30,6 +30,22 @@ public class WorkQueueProperties {
 
 	private final Shutdown shutdown = new Shutdown();
 
+	/**
+	 * Whether running queue workers keep the JVM alive until the application is stopped,
+	 * as Spring Kafka's listener containers do, on platform and virtual threads alike.
+	 * With false, an application without a web server ends when nothing else keeps it
+	 * alive.
+	 */
+	private boolean keepAlive = true;
+
+	public boolean isKeepAlive() {
+		return this.keepAlive;
+	}
+
+	public void setKeepAlive(boolean keepAlive) {
+		this.keepAlive = keepAlive;
+	}
+
 	public QueueProperties getDefaults() {
 		return this.defaults;
 	}

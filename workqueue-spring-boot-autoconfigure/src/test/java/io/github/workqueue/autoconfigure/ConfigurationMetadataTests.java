@@ -3,6 +3,7 @@ package io.github.workqueue.autoconfigure;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
@@ -32,6 +33,31 @@ class ConfigurationMetadataTests {
 		List<String> targets = JsonPath.read(metadata,
 				"$.hints[?(@.name == 'workqueue.queues.values.not-retryable')].providers[*].parameters.target");
 		assertThat(targets).containsExactly("java.lang.Throwable");
+	}
+
+	@Test
+	void everyQueuePropertyShouldHaveADescriptionAndItsDefault() throws Exception {
+		String metadata = metadata();
+		List<Map<String, Object>> defaults = JsonPath.read(metadata,
+				"$.properties[?(@.name =~ /workqueue\\.defaults\\..*/)]");
+		assertThat(defaults).hasSizeGreaterThanOrEqualTo(19);
+		assertThat(defaults).allSatisfy(
+				(property) -> assertThat(property.get("description")).as("description of %s", property.get("name"))
+					.asString()
+					.isNotBlank());
+		// Every property with a default says it; the others are absent by default.
+		List<String> withoutDefault = List.of("workqueue.defaults.item-type", "workqueue.defaults.max-retries",
+				"workqueue.defaults.not-retryable", "workqueue.defaults.rate-limiter.bean",
+				"workqueue.defaults.rate-limiter.limiters", "workqueue.defaults.rate-limiter.max-wait");
+		assertThat(defaults).filteredOn((property) -> !withoutDefault.contains(property.get("name")))
+			.allSatisfy((property) -> assertThat(property.get("defaultValue")).as("default of %s", property.get("name"))
+				.isNotNull());
+		assertThat(JsonPath.<List<Object>>read(metadata,
+				"$.properties[?(@.name == 'workqueue.defaults.lease-duration')].defaultValue"))
+			.containsExactly("30s");
+		assertThat(
+				JsonPath.<List<Object>>read(metadata, "$.properties[?(@.name == 'workqueue.keep-alive')].defaultValue"))
+			.containsExactly(true);
 	}
 
 	@Test

@@ -391,6 +391,37 @@ class QueueWorkerContainerTests {
 	}
 
 	@Test
+	void runningWorkersShouldKeepTheJvmAliveUntilTheContextIsClosed() {
+		this.runner.withUserConfiguration(RecordingWorker.class).run((context) -> {
+			assertThat(keepAliveThread()).as("a non-daemon thread while workers run")
+				.hasValueSatisfying((thread) -> assertThat(thread.isDaemon()).isFalse());
+			context.close();
+			await().until(() -> keepAliveThread().isEmpty());
+		});
+	}
+
+	@Test
+	void keepAliveFalseShouldLeaveOnlyDaemonWorkerThreads() {
+		this.runner.withUserConfiguration(RecordingWorker.class)
+			.withPropertyValues("workqueue.keep-alive=false")
+			.run((context) -> {
+				queue(context, "orders").add("a");
+				RecordingWorker worker = context.getBean(RecordingWorker.class);
+				await().until(() -> !worker.threads.isEmpty());
+				assertThat(keepAliveThread()).isEmpty();
+				assertThat(worker.threads.get(0).isDaemon()).isTrue();
+			});
+	}
+
+	private static java.util.Optional<Thread> keepAliveThread() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.getName().equals("workqueue-keep-alive") && thread.isAlive())
+			.findFirst();
+	}
+
+	@Test
 	void theRegistryShouldRefuseToStartAgainAfterStop() {
 		this.runner.withUserConfiguration(RecordingWorker.class).run((context) -> {
 			DefaultQueueWorkerRegistry registry = context.getBean(DefaultQueueWorkerRegistry.class);

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -68,6 +69,9 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 	/** Stopped once: containers cannot start again, their queues are shut down. */
 	private boolean stopped;
 
+	/** While workers run and options ask for it: the thread that keeps the JVM alive. */
+	private @Nullable Thread keepAlive;
+
 	public DefaultQueueWorkerRegistry(QueueResolver queues, Clock clock, ApplicationEventPublisher events,
 			QueueWorkerOptions options, @Nullable WorkObserver observer) {
 		this.queues = queues;
@@ -103,6 +107,25 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 		this.containers = Collections.unmodifiableMap(created);
 		this.containers.values().forEach(DefaultQueueWorkerContainer::start);
 		this.running = true;
+		if (this.options.keepAlive() && !this.containers.isEmpty()) {
+			startKeepAlive();
+		}
+	}
+
+	/**
+	 * Worker threads are daemons (virtual threads always are), so that a context that is
+	 * never closed cannot hang a JVM's exit; one non-daemon thread keeps the JVM alive
+	 * while they run instead, as Spring Boot's {@code spring.main.keep-alive} does.
+	 */
+	private void startKeepAlive() {
+		Thread thread = new Thread(() -> {
+			while (!Thread.currentThread().isInterrupted()) {
+				LockSupport.park(this);
+			}
+		}, "workqueue-keep-alive");
+		thread.setDaemon(false);
+		thread.start();
+		this.keepAlive = thread;
 	}
 
 	private DefaultQueueWorkerContainer createContainer(QueueWorkerEndpoint endpoint) {
@@ -147,6 +170,10 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 		}
 		this.running = false;
 		this.stopped = true;
+		if (this.keepAlive != null) {
+			this.keepAlive.interrupt();
+			this.keepAlive = null;
+		}
 		Collection<DefaultQueueWorkerContainer> all = this.containers.values();
 		all.forEach(DefaultQueueWorkerContainer::initiateShutdown);
 		long deadline = System.nanoTime() + this.options.shutdownTimeout().toNanos();
