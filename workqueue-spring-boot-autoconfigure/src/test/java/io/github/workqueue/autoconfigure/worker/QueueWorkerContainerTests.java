@@ -348,7 +348,32 @@ class QueueWorkerContainerTests {
 				});
 				assertThat(output.getOut()).contains("WARN")
 					.contains("Queue 'orders' shut down with 3 unfinished item(s): 1 in flight [stuck], 1 queued "
-							+ "[queued], 1 waiting for a delay [waiting]");
+							+ "[queued], 1 waiting for a delay [waiting]; all are in the "
+							+ "ItemsUnfinishedAtShutdownEvent published now");
+				worker.release.countDown();
+			});
+	}
+
+	@Test
+	void theShutdownLogShouldStayBoundedAndSayHowManyItLeftOut(CapturedOutput output) {
+		this.runner.withUserConfiguration(BlockingWorker.class, UnfinishedEvents.class)
+			.withPropertyValues("workqueue.shutdown.timeout=100ms")
+			.run((context) -> {
+				UnfinishedEvents unfinished = context.getBean(UnfinishedEvents.class);
+				RateLimitingQueue<Object> queue = queue(context, "orders");
+				BlockingWorker worker = context.getBean(BlockingWorker.class);
+				queue.add("stuck");
+				assertThat(worker.started.await(10, TimeUnit.SECONDS)).isTrue();
+				for (int i = 0; i < 25; i++) {
+					queue.add("queued-" + i);
+				}
+				context.close();
+				assertThat(unfinished.events).singleElement()
+					.satisfies((event) -> assertThat(event.getQueued()).hasSize(25));
+				assertThat(output.getOut())
+					.contains("queued-19, ... 5 more], 0 waiting for a delay []; "
+							+ "5 not named here; all are in the ItemsUnfinishedAtShutdownEvent published now")
+					.doesNotContain("queued-20");
 				worker.release.countDown();
 			});
 	}

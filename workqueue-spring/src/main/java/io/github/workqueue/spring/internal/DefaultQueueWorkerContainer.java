@@ -290,20 +290,25 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		long unfinished = (long) inFlight.size() + queued.size() + waiting.size();
 		this.unfinishedAtShutdown = unfinished;
 		if (unfinished > 0) {
+			long left = Math.max(0, inFlight.size() - LOGGED_ITEMS) + Math.max(0, queued.size() - LOGGED_ITEMS)
+					+ Math.max(0, waiting.size() - LOGGED_ITEMS);
 			logger.warn("Queue '" + queueName() + "' shut down with " + unfinished + " unfinished item(s): "
 					+ inFlight.size() + " in flight " + sample(inFlight) + ", " + queued.size() + " queued "
-					+ sample(queued) + ", " + waiting.size() + " waiting for a delay " + sample(waiting)
-					+ "; they are published as an ItemsUnfinishedAtShutdownEvent");
+					+ sample(queued) + ", " + waiting.size() + " waiting for a delay " + sample(waiting) + "; "
+					+ ((left > 0) ? left + " not named here; " : "")
+					+ "all are in the ItemsUnfinishedAtShutdownEvent published now");
 			this.events.publishEvent(new ItemsUnfinishedAtShutdownEvent(queueName(), inFlight, queued, waiting));
 		}
 	}
 
-	/** The first items of a list, for a log line. */
+	/** The first items of a list, for a log line that stays bounded. */
 	private static String sample(List<Object> items) {
 		if (items.size() <= LOGGED_ITEMS) {
 			return items.toString();
 		}
-		return items.subList(0, LOGGED_ITEMS).toString().replaceFirst("]$", ", ...]");
+		return items.subList(0, LOGGED_ITEMS)
+			.toString()
+			.replaceFirst("]$", ", ... " + (items.size() - LOGGED_ITEMS) + " more]");
 	}
 
 	private void runWorker(WorkerSlot slot) {
