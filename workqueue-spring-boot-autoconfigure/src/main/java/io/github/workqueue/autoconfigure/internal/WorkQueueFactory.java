@@ -76,6 +76,17 @@ public final class WorkQueueFactory {
 						"Let Spring Boot configure Redis (spring-boot-starter-data-redis with the Lettuce client and "
 								+ "spring.data.redis.*), or remove the property to keep the queue in memory.");
 			}
+			RateLimiterSpec bean = beanLimiter(queueSettings.rateLimiter());
+			if (bean != null) {
+				throw InvalidWorkQueueConfigurationException.forProperty(bean.path() + ".bean", bean.bean(),
+						"is a RateLimiter bean, which queue '" + name + "' cannot use: the queue lives on Redis ("
+								+ queueSettings.backendPath() + "), where its limiter runs inside Redis so that "
+								+ "every instance shares its state, and a bean's code cannot run there",
+						"Configure the limiter in YAML instead (" + bean.path()
+								+ ".type: controller, exponential, fast-slow, bucket or max-of, with max-wait if "
+								+ "needed), or set " + queueSettings.backendPath()
+								+ " to memory to keep the bean's limiter.");
+			}
 			return backend.create(queueSettings, itemType, this.rateLimiters.create(queueSettings.rateLimiter()),
 					this.metricsProvider);
 		}
@@ -88,6 +99,20 @@ public final class WorkQueueFactory {
 			customizer.customize(name, builder);
 		}
 		return builder.buildRateLimiting();
+	}
+
+	/** The first limiter of type bean in a limiter's tree, or null. */
+	private static @Nullable RateLimiterSpec beanLimiter(RateLimiterSpec spec) {
+		if (spec.type() == RateLimiterType.BEAN) {
+			return spec;
+		}
+		for (RateLimiterSpec nested : spec.limiters()) {
+			RateLimiterSpec bean = beanLimiter(nested);
+			if (bean != null) {
+				return bean;
+			}
+		}
+		return null;
 	}
 
 	/**

@@ -26,6 +26,7 @@ import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.SharedDescri
 import io.github.workqueue.autoconfigure.actuate.WorkQueuesHealthIndicator;
 import io.github.workqueue.autoconfigure.WorkQueueRedisAutoConfiguration;
 import io.github.workqueue.core.RateLimitingQueue;
+import io.github.workqueue.core.ratelimit.RateLimiter;
 import io.github.workqueue.redis.ItemCodec;
 import io.github.workqueue.redis.RedisQueue;
 import io.github.workqueue.redis.RedisQueueConnection;
@@ -130,6 +131,40 @@ class RedisBackendTests {
 				.hasMessageContaining("property '" + path + "'")
 				.hasMessageContaining(problem);
 		});
+	}
+
+	@Test
+	void aRateLimiterBeanOnARedisQueueShouldFailStartupNamingTheQueueTheBeanAndTheProperty() {
+		this.runner.withBean("myLimiter", RateLimiter.class, () -> new RateLimiter<Object>() {
+
+			@Override
+			public Duration when(Object item) {
+				return Duration.ZERO;
+			}
+
+			@Override
+			public void forget(Object item) {
+			}
+
+			@Override
+			public int numRequeues(Object item) {
+				return 0;
+			}
+
+		})
+			.withPropertyValues("workqueue.queues." + this.queue + ".rate-limiter.type=bean",
+					"workqueue.queues." + this.queue + ".rate-limiter.bean=myLimiter")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				Throwable failure = NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure());
+				assertThat(failure).isInstanceOf(InvalidWorkQueueConfigurationException.class)
+					.hasMessageContaining("property 'workqueue.queues." + this.queue + ".rate-limiter.bean'")
+					.hasMessageContaining("myLimiter")
+					.hasMessageContaining("queue '" + this.queue + "'")
+					.hasMessageContaining("workqueue.queues." + this.queue + ".backend");
+				assertThat(((InvalidWorkQueueConfigurationException) failure).getAction()).contains("rate-limiter.type",
+						"to memory");
+			});
 	}
 
 	@Test
