@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.github.workqueue.core.FailedAttempts;
 import io.github.workqueue.core.RateLimitingQueue;
 
 /**
@@ -31,6 +32,11 @@ import io.github.workqueue.core.RateLimitingQueue;
  * {@link #discardedAtShutdown()} is always empty.
  *
  * <p>
+ * <b>Failed attempts.</b> The count of an item's failed attempts since its last success
+ * ({@link FailedAttempts}), which a worker container's {@code max-retries} reads, is kept
+ * with the item in Redis: it is queue-wide, like the rate limiter's failure count.
+ *
+ * <p>
  * <b>Time.</b> Ready times, lease deadlines and token buckets use Redis's clock
  * ({@code TIME}), never an instance's. {@link #len()} and {@link #waitingLen()} are
  * queue-wide.
@@ -41,7 +47,7 @@ import io.github.workqueue.core.RateLimitingQueue;
  *
  * @param <T> the type of the items
  */
-public interface RedisQueue<T> extends RateLimitingQueue<T> {
+public interface RedisQueue<T> extends RateLimitingQueue<T>, FailedAttempts<T> {
 
 	/**
 	 * Starts building a queue.

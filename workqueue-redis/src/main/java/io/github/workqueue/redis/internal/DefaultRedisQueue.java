@@ -201,6 +201,16 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	}
 
 	@Override
+	public int recordFailedAttempt(T item) {
+		return (int) Math.min(Integer.MAX_VALUE, this.link.hashIncrement(this.keys.failedAttempts(), encode(item)));
+	}
+
+	@Override
+	public void clearFailedAttempts(T item) {
+		this.link.hashDelete(this.keys.failedAttempts(), encode(item));
+	}
+
+	@Override
 	public int numRequeues(T item) {
 		if (!this.limiter.countsFailures()) {
 			return 0;

@@ -11,8 +11,15 @@ final class QueueKeys {
 
 	private final String[] keys;
 
+	/**
+	 * Failed attempts per item since its last success; read and written by plain
+	 * commands.
+	 */
+	private final String failedAttempts;
+
 	QueueKeys(String prefix, String name) {
 		String tag = "{" + prefix + ":" + name + "}:";
+		this.failedAttempts = tag + "attempts";
 		this.keys = new String[SUFFIXES.length];
 		for (int i = 0; i < SUFFIXES.length; i++) {
 			this.keys[i] = tag + SUFFIXES[i];
@@ -33,6 +40,10 @@ final class QueueKeys {
 
 	String failures() {
 		return this.keys[6];
+	}
+
+	String failedAttempts() {
+		return this.failedAttempts;
 	}
 
 	String parked() {

@@ -144,6 +144,10 @@ public final class RedisLink implements AutoCloseable {
 		return commands().hashes().hgetall(key);
 	}
 
+	long hashIncrement(String key, String field) {
+		return commands().hashes().hincrby(key, field, 1);
+	}
+
 	void hashDelete(String key, String field) {
 		commands().hashes().hdel(key, field);
 	}

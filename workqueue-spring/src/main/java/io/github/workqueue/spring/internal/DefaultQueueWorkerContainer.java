@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Queue;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +25,7 @@ import io.github.workqueue.spring.ItemsUnfinishedAtShutdownEvent;
 import io.github.workqueue.spring.QueueWorkerContainer;
 import io.github.workqueue.spring.WorkResult;
 import io.github.workqueue.core.Clock;
+import io.github.workqueue.core.FailedAttempts;
 import io.github.workqueue.core.RateLimitingQueue;
 
 /**
@@ -117,9 +117,10 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	/**
 	 * Failed attempts per item since its last success: what {@code max-retries} counts. A
-	 * requeue asked for by a {@link WorkResult} is not a failure.
+	 * requeue asked for by a {@link WorkResult} is not a failure. The queue's own count
+	 * when it keeps one (queue-wide on Redis), else this process's.
 	 */
-	private final ConcurrentHashMap<Object, Integer> failures = new ConcurrentHashMap<>();
+	private final FailedAttempts<Object> failures;
 
 	/**
 	 * Set once, when shutdown gives up waiting: no worker method call starts after it.
@@ -144,10 +145,17 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		this.threadFactory = threadFactory;
 		this.events = events;
 		this.observer = observer;
+		this.failures = failedAttempts(queue);
 		this.slots = new WorkerSlot[workers];
 		for (int i = 0; i < workers; i++) {
 			this.slots[i] = new WorkerSlot();
 		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static FailedAttempts<Object> failedAttempts(RateLimitingQueue<Object> queue) {
+		return (queue instanceof FailedAttempts<?> shared) ? (FailedAttempts<Object>) shared
+				: new LocalFailedAttempts();
 	}
 
 	synchronized void start() {
@@ -463,7 +471,8 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	private void handle(WorkerSlot slot, Object item) {
 		if (!this.method.accepts(item)) {
-			giveUp(item, GiveUpReason.ITEM_TYPE_MISMATCH,
+			this.failures.clearFailedAttempts(item);
+			giveUp(item, GiveUpReason.ITEM_TYPE_MISMATCH, 1,
 					new IllegalArgumentException("Item of type " + item.getClass().getName() + " cannot be passed to "
 							+ this.method + ", which takes " + this.method.itemType().getName()));
 			return;
@@ -496,7 +505,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 			return;
 		}
 		this.succeeded.increment();
-		this.failures.remove(item);
+		this.failures.clearFailedAttempts(item);
 		switch (result.kind()) {
 			case DONE -> this.queue.forget(item);
 			case REQUEUE -> this.queue.addRateLimited(item);
@@ -508,12 +517,14 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	}
 
 	private void failed(Object item, Throwable failure) {
-		int attempt = this.failures.merge(item, 1, Integer::sum);
+		int attempt = this.failures.recordFailedAttempt(item);
 		if (this.policy.isNotRetryable(failure)) {
-			giveUp(item, GiveUpReason.NOT_RETRYABLE, failure);
+			this.failures.clearFailedAttempts(item);
+			giveUp(item, GiveUpReason.NOT_RETRYABLE, attempt, failure);
 		}
 		else if (this.policy.retriesExhausted(attempt - 1)) {
-			giveUp(item, GiveUpReason.MAX_RETRIES, failure);
+			this.failures.clearFailedAttempts(item);
+			giveUp(item, GiveUpReason.MAX_RETRIES, attempt, failure);
 		}
 		else {
 			this.retried.increment();
@@ -523,9 +534,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		}
 	}
 
-	private void giveUp(Object item, GiveUpReason reason, Throwable failure) {
-		Integer failed = this.failures.remove(item);
-		int attempts = (failed != null) ? failed : 1;
+	private void giveUp(Object item, GiveUpReason reason, int attempts, Throwable failure) {
 		this.queue.forget(item);
 		this.givenUp.increment();
 		logger.warn("Queue '" + queueName() + "': gave up item '" + item + "' after " + attempts + " attempt(s) ("

@@ -14,10 +14,14 @@ import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.github.workqueue.core.FailedAttempts;
 import io.github.workqueue.core.RateLimitingQueue;
+import io.github.workqueue.redis.TestRedis;
+import io.github.workqueue.spring.ItemGivenUpEvent;
 import io.github.workqueue.spring.ItemsUnfinishedAtShutdownEvent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -153,6 +157,41 @@ class QueueWorkerContainerBehaviourTest {
 		assertThat(kit().threads).hasSize(3);
 		assertThat(kit().threads.get(2).getName()).as("the replacement keeps the name of the thread it replaces")
 			.isIn(kit().threads.get(0).getName(), kit().threads.get(1).getName());
+	}
+
+	@Test
+	void maxRetriesShouldCountFailedAttemptsQueueWideAcrossInstances() {
+		assumeTrue(kit().isRedis(), "two instances share a queue only on Redis");
+		String name = TestRedis.uniqueName("shared-retries");
+		Recorder failing = new Recorder() {
+			@Override
+			void work(String item) {
+				throw new IllegalStateException("always fails");
+			}
+		};
+		Recorder failingToo = new Recorder() {
+			@Override
+			void work(String item) {
+				throw new IllegalStateException("always fails");
+			}
+		};
+		RateLimitingQueue<Object> first = kit().queue(name, Duration.ofSeconds(30));
+		kit().start(first, failing, 1, 2);
+		kit().start(kit().queue(name, Duration.ofSeconds(30)), failingToo, 1, 2);
+		first.add("poison");
+		await().until(() -> kit().events.stream().anyMatch(ItemGivenUpEvent.class::isInstance));
+		await().during(Duration.ofMillis(300)).until(() -> kit().events.size() == 1);
+		ItemGivenUpEvent givenUp = (ItemGivenUpEvent) kit().events.get(0);
+		assertThat(givenUp.getAttempts()).isEqualTo(3);
+		assertThat(failing.started.size() + failingToo.started.size())
+			.as("max-retries 2 allows 3 attempts in all, whichever instance makes them")
+			.isEqualTo(3);
+		assertThat(recordFailedAttempt(first, "poison")).as("cleared at give-up").isEqualTo(1);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static int recordFailedAttempt(RateLimitingQueue<Object> queue, Object item) {
+		return ((FailedAttempts<Object>) queue).recordFailedAttempt(item);
 	}
 
 	@Test
