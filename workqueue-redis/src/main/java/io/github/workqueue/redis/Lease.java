@@ -3,16 +3,54 @@ package io.github.workqueue.redis;
 import java.time.Instant;
 
 /**
- * The lease under which this instance processes an item: granted by {@code get}, renewed
- * while the item is in flight, ended by {@code done}. While a lease is live no other
- * instance holds the item; once it has expired (this instance stalled or lost Redis for
- * longer than the lease) the item may be processing elsewhere, and this instance's
- * {@code done} is rejected.
+ * One processing's lease on an item: granted by {@code get} to the thread that took the
+ * item, renewed by this instance while that thread lives and the lease is not done, ended
+ * by {@code done}. While the lease is live no other processing, on any instance, holds
+ * the item; once it has expired (this instance stalled, or lost Redis, for longer than
+ * the lease) the item may be processing elsewhere, and this lease's {@code done} is
+ * rejected. A lease is a live view: {@link #lost()} and {@link #isLive()} change as
+ * renewals are answered.
  *
- * @param token the fencing token, unique per grant and increasing
- * @param expiresAt the deadline of the last grant or renewal, on Redis's clock
- * @param lost whether a renewal found the lease expired or taken over
+ * <p>
+ * <b>Fencing tokens.</b> Every grant on a queue gets a token greater than every token
+ * granted before on it, so a token never repeats or decreases for an item, even after
+ * Redis lost its last acknowledged writes (a crash under {@code appendfsync everysec}): a
+ * token is at least the grant's time on Redis's clock in microseconds, which a restart
+ * cannot take back. A store written by workers can therefore refuse a write whose token
+ * is lower than the last one it accepted for the item.
+ *
+ * <p>
+ * <b>Liveness.</b> {@link #isLive()} is judged on this instance's monotonic clock
+ * ({@link System#nanoTime()}): live until a lease duration, less a tenth as a margin, has
+ * passed since the last grant or renewal request that Redis answered was sent. It never
+ * compares Redis's time with this instance's wall clock, which may be skewed.
+ * {@link #expiresAt()} is Redis's deadline, on Redis's clock, for display.
  */
-public record Lease(long token, Instant expiresAt, boolean lost) {
+public interface Lease {
+
+	/**
+	 * Returns the fencing token of the grant.
+	 * @return the token
+	 */
+	long token();
+
+	/**
+	 * Returns the deadline of the last grant or renewal, on Redis's clock.
+	 * @return the deadline
+	 */
+	Instant expiresAt();
+
+	/**
+	 * Tells whether a renewal found the lease expired or held by another processing.
+	 * @return true once lost; a lost lease never becomes live again
+	 */
+	boolean lost();
+
+	/**
+	 * Tells whether the lease is still live, judged on this instance's monotonic clock
+	 * with a margin: not lost, not ended by {@code done}, and renewed recently enough.
+	 * @return true while this processing may still assume it is the item's only holder
+	 */
+	boolean isLive();
 
 }

@@ -60,11 +60,42 @@ public interface RedisQueue<T> extends RateLimitingQueue<T>, FailedAttempts<T> {
 	}
 
 	/**
-	 * Returns this instance's lease on an item it took and has not yet marked done.
+	 * Returns the calling processing's lease on an item: the lease of the item that the
+	 * calling thread took and has not yet marked done. A thread that took none (the item
+	 * was handed to it) sees this instance's lease on the item, the newest if it holds
+	 * several. The lease is a live view: ask it {@link Lease#isLive()} before a write
+	 * that must not race another holder, and pass its {@link Lease#token()} to a store
+	 * that fences writes.
 	 * @param item the item
 	 * @return the lease, or empty if this instance does not hold the item
 	 */
 	Optional<Lease> lease(T item);
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * <b>Which lease.</b> A processing is identified by its lease, not by its item:
+	 * {@code done(item)} ends the lease that the calling thread took on the item (its
+	 * oldest, if it took the item more than once without done). A thread that took none,
+	 * because the item was handed to it, ends this instance's lease on the item, the
+	 * oldest if it holds several (a lease expired while its processing still ran, and the
+	 * item came back to this instance). Code that hands items to other threads should
+	 * take {@link #lease(Object)} on the taking thread and call {@link #done(Lease)}; its
+	 * lease is renewed only while the taking thread lives. A done whose lease had expired
+	 * is rejected by Redis and logged; {@link #done(Lease)} returns the outcome.
+	 */
+	@Override
+	void done(T item);
+
+	/**
+	 * Ends a lease, from any thread, and says what Redis answered. A repeat of an
+	 * accepted done of the same lease (a retry after a lost reply) is accepted again;
+	 * only a done whose lease had expired is rejected and counted.
+	 * @param lease a lease this queue granted, from {@link #lease(Object)}
+	 * @return whether the lease was accepted, rejected, or Redis could not be reached
+	 * @throws IllegalArgumentException if this queue did not grant the lease
+	 */
+	DoneResult done(Lease lease);
 
 	/**
 	 * Reads the queue-wide figures.

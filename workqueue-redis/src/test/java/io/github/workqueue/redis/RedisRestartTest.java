@@ -55,6 +55,7 @@ class RedisRestartTest {
 		a.add("queued");
 		a.addAfter("waiting", Duration.ofHours(1));
 		assertThat(a.get(Duration.ofSeconds(5))).contains("in-flight");
+		Lease beforeRestart = a.lease("in-flight").orElseThrow();
 
 		this.server.stop();
 		CompletableFuture<String> blockedAcrossTheOutage = CompletableFuture.supplyAsync(() -> {
@@ -71,8 +72,11 @@ class RedisRestartTest {
 		assertThat(blockedAcrossTheOutage.get(60, TimeUnit.SECONDS)).isEqualTo("queued");
 		assertThat(b.waitingLen()).isEqualTo(1);
 		assertThat(b.stats().inFlight()).as("both leases").isEqualTo(2);
-		a.done("in-flight");
-		b.done("queued");
+		assertThat(a.done(beforeRestart)).as("the lease held across the restart").isEqualTo(DoneResult.ACCEPTED);
+		assertThat(b.lease("queued").orElseThrow().token()).as("a token granted after the restart")
+			.isGreaterThan(beforeRestart.token());
+		b.done("queued"); // from a thread the item was handed to: the instance's only
+							// lease
 		assertThat(b.stats()).isEqualTo(new RedisQueueStats(0, 1, 0, 0, 0, 0));
 		a.shutDown();
 		b.shutDown();

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 import io.github.workqueue.core.ratelimit.RateLimiter;
+import io.github.workqueue.redis.DoneResult;
 import io.github.workqueue.redis.InFlightItem;
 import io.github.workqueue.redis.ItemCodec;
 import io.github.workqueue.redis.Lease;
@@ -65,6 +66,12 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private final String leaseMicros;
 
+	/**
+	 * How long Redis remembers a lease that done ended, so that a retried done is
+	 * accepted: retries stop after a lease duration, so two are enough.
+	 */
+	private final String endedMicros;
+
 	private final String maxRedeliveries;
 
 	private final RateLimiter<? super T> configuredLimiter;
@@ -107,6 +114,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.holder = settings.holder().replaceAll("\\s", "_");
 		this.leaseDuration = settings.leaseDuration();
 		this.leaseMicros = Long.toString(LimiterSpec.micros(settings.leaseDuration()));
+		this.endedMicros = Long.toString(2 * LimiterSpec.micros(settings.leaseDuration()));
 		this.maxRedeliveries = Integer.toString(settings.maxRedeliveries());
 		this.configuredLimiter = settings.rateLimiter();
 		this.limiter = LimiterSpec.of(settings.rateLimiter());
@@ -251,12 +259,13 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 				return Optional.empty();
 			}
 			try {
+				long sent = System.nanoTime();
 				List<Object> result = this.link.run(Script.GET, ScriptOutputType.MULTI, this.keys.all(), now(),
 						this.holder, this.leaseMicros, this.maxRedeliveries);
 				this.outage.succeeded();
 				backoff = FIRST_BACKOFF_NANOS;
 				if ((Long) result.get(0) == 1) {
-					Optional<T> taken = take(result);
+					Optional<T> taken = take(result, sent);
 					if (taken.isPresent() || this.shuttingDown) {
 						return taken;
 					}
@@ -292,10 +301,12 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	}
 
 	/**
-	 * Records the lease the get script granted, or parks an item that cannot be decoded.
+	 * Records the lease the get script granted to the calling thread, or parks an item
+	 * that cannot be decoded.
+	 * @param sent when the get script was sent, which the lease's liveness counts from
 	 * @return the item, or empty if it was parked or this instance is shutting down
 	 */
-	private Optional<T> take(List<Object> result) {
+	private Optional<T> take(List<Object> result, long sent) {
 		String encoded = (String) result.get(1);
 		long token = (Long) result.get(2);
 		long deadlineMicros = (Long) result.get(3);
@@ -310,7 +321,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			logger.log(Level.ERROR, "workqueue '" + this.name + "': parked item " + encoded + ", which " + reason);
 			return Optional.empty();
 		}
-		HeldLease lease = new HeldLease(encoded, token, deadlineMicros, System.nanoTime());
+		HeldLease lease = new HeldLease(this, item, encoded, token, deadlineMicros, sent, Thread.currentThread(),
+				this.leaseDuration.toNanos());
 		this.held.add(item, lease);
 		if (this.shuttingDown) {
 			// shutDown may have released the leases before this one was recorded: give it
@@ -326,14 +338,39 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		return Optional.of(item);
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Ends the calling thread's lease on the item (see {@link RedisQueue#done(Object)}).
+	 */
 	@Override
 	public void done(T item) {
 		Objects.requireNonNull(item, "item");
-		HeldLease lease = this.held.removeOldest(item);
-		if (lease == null) {
-			return;
+		HeldLease lease = this.held.removeFor(item, Thread.currentThread());
+		if (lease != null) {
+			end(lease, true);
 		}
-		if (this.metrics != null) {
+	}
+
+	@Override
+	public DoneResult done(Lease lease) {
+		Objects.requireNonNull(lease, "lease");
+		if (!(lease instanceof HeldLease held) || held.grantor != this) {
+			throw new IllegalArgumentException(lease + " was not granted by " + this);
+		}
+		@SuppressWarnings("unchecked")
+		T item = (T) held.item;
+		boolean wasHeld = this.held.remove(item, held);
+		return end(held, wasHeld);
+	}
+
+	/**
+	 * Runs the done script for a lease that left {@link #held}, and reports the outcome.
+	 * @param first whether this done took the lease out of {@link #held}, rather than
+	 * repeating an earlier done
+	 */
+	private DoneResult end(HeldLease lease, boolean first) {
+		if (first && this.metrics != null) {
 			this.metrics.finished(System.nanoTime() - lease.takenNanos);
 		}
 		Boolean accepted = finish(lease);
@@ -350,6 +387,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		if (this.shuttingDown && this.held.isEmpty()) {
 			this.renewer.shutdownNow();
 		}
+		return (accepted == null) ? DoneResult.UNREACHABLE : (accepted ? DoneResult.ACCEPTED : DoneResult.REJECTED);
 	}
 
 	/**
@@ -363,7 +401,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		while (true) {
 			try {
 				Long accepted = this.link.run(Script.DONE, ScriptOutputType.INTEGER, this.keys.all(), now(),
-						lease.encoded, Long.toString(lease.token));
+						lease.encoded, Long.toString(lease.token), this.endedMicros);
 				this.outage.succeeded();
 				return accepted == 1;
 			}
@@ -386,11 +424,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public Optional<Lease> lease(T item) {
-		HeldLease lease = this.held.newest(item);
-		if (lease == null) {
-			return Optional.empty();
-		}
-		return Optional.of(new Lease(lease.token, microsToInstant(lease.deadlineMicros), lease.lost));
+		return Optional.ofNullable(this.held.findFor(item, Thread.currentThread()));
 	}
 
 	@Override
@@ -559,7 +593,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 */
 	private void renewLeases() {
 		try {
-			List<HeldLease> leases = this.held.all();
+			List<HeldLease> leases = dropLeasesOfDeadThreads(this.held.all());
 			long now = System.nanoTime();
 			long total = 0;
 			long longest = 0;
@@ -582,6 +616,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 				args[2 + 2 * i] = leases.get(i).encoded;
 				args[3 + 2 * i] = Long.toString(leases.get(i).token);
 			}
+			long sent = System.nanoTime();
 			List<Long> renewed = this.link.run(Script.RENEW, ScriptOutputType.MULTI, this.keys.all(), args);
 			this.outage.succeeded();
 			long deadline = renewed.get(0);
@@ -589,6 +624,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 				HeldLease lease = leases.get(i);
 				if (renewed.get(i + 1) == 1) {
 					lease.deadlineMicros = deadline;
+					lease.confirmedNanos = sent;
 				}
 				else if (!lease.lost && !lease.ended) {
 					lease.lost = true;
@@ -603,6 +639,32 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		catch (RuntimeException ex) {
 			logger.log(Level.ERROR, "workqueue '" + this.name + "': renewing leases failed", ex);
 		}
+	}
+
+	/**
+	 * A lease is renewed only while its processing lives: the lease of a thread that
+	 * ended without done (an Error, a thread killed) is dropped, no longer renewed, so
+	 * that it expires and the item is delivered again, counted as a redelivery.
+	 * @return the leases whose takers live
+	 */
+	private List<HeldLease> dropLeasesOfDeadThreads(List<HeldLease> leases) {
+		List<HeldLease> live = new ArrayList<>(leases.size());
+		for (HeldLease lease : leases) {
+			if (lease.taker.isAlive()) {
+				live.add(lease);
+				continue;
+			}
+			@SuppressWarnings("unchecked")
+			T item = (T) lease.item;
+			if (this.held.remove(item, lease)) {
+				logger.log(Level.WARNING,
+						"workqueue '" + this.name + "': thread '" + lease.taker.getName() + "' ended without done of "
+								+ lease.encoded + "; its lease " + lease.token
+								+ " is no longer renewed, so the item will be delivered again when it expires");
+				signalDrain();
+			}
+		}
+		return live;
 	}
 
 	private String encode(T item) {

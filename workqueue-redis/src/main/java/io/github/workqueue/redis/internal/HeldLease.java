@@ -1,18 +1,38 @@
 package io.github.workqueue.redis.internal;
 
+import java.time.Instant;
+
+import io.github.workqueue.redis.Lease;
+
 /**
- * A lease this instance was granted. The token and encoding never change; the deadline
- * and the lost flag are written by the renewer and read by {@code lease(item)};
- * {@code ended} is set once, when the lease leaves {@link HeldLeases} (done, or given
- * back at shutdown).
+ * A lease this instance was granted, for one processing: the thread that took the item.
+ * The item, token, taker and durations never change; the deadline, the lost flag and the
+ * last confirmation are written by the renewer; {@code ended} is set once, when the lease
+ * leaves {@link HeldLeases} (done, given back at shutdown, or dropped because its taker
+ * died). Thread-safe: the mutable fields are volatile and each has one writer at a time.
  */
-final class HeldLease {
+final class HeldLease implements Lease {
+
+	/** The queue that granted the lease. */
+	final Object grantor;
+
+	final Object item;
 
 	final String encoded;
 
 	final long token;
 
+	/** When the item was taken, for the work duration. */
 	final long takenNanos;
+
+	/** The thread whose processing the lease belongs to. */
+	final Thread taker;
+
+	/** How long the lease is believed live after a confirmation, margin deducted. */
+	private final long liveNanos;
+
+	/** {@link System#nanoTime()} when the last answered grant or renewal was sent. */
+	volatile long confirmedNanos;
 
 	volatile long deadlineMicros;
 
@@ -20,11 +40,44 @@ final class HeldLease {
 
 	volatile boolean ended;
 
-	HeldLease(String encoded, long token, long deadlineMicros, long takenNanos) {
+	HeldLease(Object grantor, Object item, String encoded, long token, long deadlineMicros, long sentNanos,
+			Thread taker, long leaseNanos) {
+		this.grantor = grantor;
+		this.item = item;
 		this.encoded = encoded;
 		this.token = token;
 		this.deadlineMicros = deadlineMicros;
-		this.takenNanos = takenNanos;
+		this.takenNanos = sentNanos;
+		this.confirmedNanos = sentNanos;
+		this.taker = taker;
+		this.liveNanos = leaseNanos - leaseNanos / 10;
+	}
+
+	@Override
+	public long token() {
+		return this.token;
+	}
+
+	@Override
+	public Instant expiresAt() {
+		long micros = this.deadlineMicros;
+		return Instant.ofEpochSecond(micros / 1_000_000, (micros % 1_000_000) * 1000);
+	}
+
+	@Override
+	public boolean lost() {
+		return this.lost;
+	}
+
+	@Override
+	public boolean isLive() {
+		return !this.lost && !this.ended && System.nanoTime() - this.confirmedNanos < this.liveNanos;
+	}
+
+	@Override
+	public String toString() {
+		return "Lease[" + this.encoded + ", token=" + this.token + ", taker=" + this.taker.getName()
+				+ (this.lost ? ", lost" : "") + (this.ended ? ", ended" : "") + "]";
 	}
 
 }

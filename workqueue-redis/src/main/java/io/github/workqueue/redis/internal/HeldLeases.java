@@ -7,16 +7,18 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The leases this instance holds, per item, oldest first.
+ * The leases this instance holds, per item, oldest first, each bound to the thread that
+ * took the item.
  *
  * <p>
  * An item normally has one: Redis grants an item to one lease at a time. It has two when
  * a lease expired while this instance was still processing the item (it stalled, or lost
- * Redis for a whole lease) and the item was then granted to this instance again.
- * {@code done(item)} then ends the oldest lease: the stale worker's done is rejected by
- * Redis's fencing instead of ending the live lease, and the live lease ends with the last
- * done, once both processings finished, so that no {@code done} ever ends a lease whose
- * processing is still running alone.
+ * Redis for a whole lease) and the item was then granted to this instance again. A
+ * thread's {@code done(item)} and {@code lease(item)} resolve to that thread's own lease,
+ * so that a stale processing's done is rejected by Redis's fencing and never ends the
+ * live processing's lease. A thread that holds no lease on the item (the item was handed
+ * to it) gets the item's only lease, or, with several, the oldest for done and the newest
+ * for lease.
  *
  * <p>
  * <b>Concurrency.</b> Thread-safe: each item's list is replaced atomically by
@@ -54,28 +56,48 @@ final class HeldLeases<T> {
 	}
 
 	/**
-	 * Removes and returns the item's oldest lease.
+	 * Removes and returns the lease a {@code done(item)} of the thread ends: its own
+	 * oldest on the item, else the item's oldest.
 	 * @return the lease, or {@code null} if none is held
 	 */
-	@Nullable HeldLease removeOldest(T item) {
-		HeldLease[] oldest = new HeldLease[1];
+	@Nullable HeldLease removeFor(T item, Thread caller) {
+		HeldLease[] chosen = new HeldLease[1];
 		this.byItem.computeIfPresent(item, (key, leases) -> {
-			oldest[0] = leases.get(0);
-			return (leases.size() == 1) ? null : List.copyOf(leases.subList(1, leases.size()));
+			chosen[0] = firstOf(leases, caller, false);
+			List<HeldLease> rest = new ArrayList<>(leases);
+			rest.remove(chosen[0]);
+			return rest.isEmpty() ? null : List.copyOf(rest);
 		});
-		if (oldest[0] != null) {
-			oldest[0].ended = true;
+		if (chosen[0] != null) {
+			chosen[0].ended = true;
 		}
-		return oldest[0];
+		return chosen[0];
 	}
 
 	/**
-	 * Returns the item's newest lease, the live one if any is.
+	 * Returns the lease a {@code lease(item)} of the thread sees: its own newest on the
+	 * item, else the item's newest.
 	 * @return the lease, or {@code null} if none is held
 	 */
-	@Nullable HeldLease newest(T item) {
+	@Nullable HeldLease findFor(T item, Thread caller) {
 		List<HeldLease> leases = this.byItem.get(item);
-		return (leases != null) ? leases.get(leases.size() - 1) : null;
+		return (leases != null) ? firstOf(leases, caller, true) : null;
+	}
+
+	/**
+	 * The caller's first (or last) lease in the list, else the list's first (or last).
+	 */
+	private static HeldLease firstOf(List<HeldLease> leases, Thread caller, boolean newest) {
+		HeldLease own = null;
+		for (HeldLease lease : leases) {
+			if (lease.taker == caller && (own == null || newest)) {
+				own = lease;
+			}
+		}
+		if (own != null) {
+			return own;
+		}
+		return newest ? leases.get(leases.size() - 1) : leases.get(0);
 	}
 
 	boolean isEmpty() {

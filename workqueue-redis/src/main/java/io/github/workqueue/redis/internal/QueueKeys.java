@@ -7,7 +7,7 @@ package io.github.workqueue.redis.internal;
 final class QueueKeys {
 
 	private static final String[] SUFFIXES = { "queue", "dirty", "inflight", "leases", "waiting", "order", "failures",
-			"expiries", "parked", "buckets", "wake", "counters", "enqueued" };
+			"expiries", "parked", "buckets", "wake", "counters", "enqueued", "ended" };
 
 	private final String[] keys;
 

@@ -12,9 +12,11 @@
 --  11 wake      list    wake-up hints for blocked getters (never state)
 --  12 counters  hash    sequence numbers and queue-wide totals
 --  13 enqueued  hash    item -> when it last entered the FIFO (queue latency)
+--  14 ended     zset    "item token" of leases ended by done -> when (a repeated done is accepted)
 -- ARGV[1] is the time to use in microseconds, or empty for Redis's TIME.
 local QUEUE, DIRTY, INFLIGHT, LEASES, WAITING, ORDER, FAILURES, EXPIRIES, PARKED, BUCKETS, WAKE, COUNTERS, ENQUEUED =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13]
+local ENDED = KEYS[14]
 
 local now
 if ARGV[1] ~= '' then

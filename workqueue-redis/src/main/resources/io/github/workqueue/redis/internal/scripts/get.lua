@@ -8,8 +8,11 @@ if not item then
   return { 0, nextEvent() }
 end
 redis.call('SREM', DIRTY, item)
-local token = redis.call('HINCRBY', COUNTERS, 'tokens', 1)
-redis.call('HSET', INFLIGHT, item, token .. ' ' .. ARGV[2] .. ' ' .. int(now))
+-- Fencing tokens only move forward, even after Redis lost its last writes (the counter rolled
+-- back): a token is at least the grant's time in microseconds, which a restart cannot undo.
+local token = math.max(tonumber(redis.call('HGET', COUNTERS, 'tokens') or 0) + 1, now)
+redis.call('HSET', COUNTERS, 'tokens', int(token))
+redis.call('HSET', INFLIGHT, item, int(token) .. ' ' .. ARGV[2] .. ' ' .. int(now))
 local deadline = now + tonumber(ARGV[3])
 redis.call('ZADD', LEASES, int(deadline), item)
 local enqueued = tonumber(redis.call('HGET', ENQUEUED, item) or now)
