@@ -27,6 +27,9 @@ import redis.embedded.RedisServer;
  * own client and 4 workers blocking in {@code get}) take and finish them; items per
  * second from the first add to the last {@code done};</li>
  * <li>Redis round trips per item in that run, read from {@code INFO commandstats};</li>
+ * <li>redis-server's CPU time per item in that run (add, get and done, user plus system),
+ * read from {@code INFO cpu}: the cost that bounds one Redis's throughput, whatever the
+ * number of client cores;</li>
  * <li>hand-off latency: a worker blocked in {@code get}, one add at a time, from the call
  * of {@code add} to the return of {@code get}, p50 and p99.</li>
  * </ul>
@@ -55,12 +58,12 @@ public final class RedisMeasurement {
 			uri = "redis://127.0.0.1:" + port;
 		}
 		try {
-			System.out.printf("%-28s %12s %14s%n", "queue", "items/s", "round trips");
-			System.out.printf("%-28s %,12.0f %14s%n", "in-memory, 4 workers", inMemory(), "-");
+			System.out.printf("%-28s %12s %14s %16s%n", "queue", "items/s", "round trips", "redis us/item");
+			System.out.printf("%-28s %,12.0f %14s %16s%n", "in-memory, 4 workers", inMemory(), "-", "-");
 			for (int instances : new int[] { 1, 2, 4 }) {
 				double[] result = redis(uri, instances);
-				System.out.printf("%-28s %,12.0f %14.2f%n", "redis, " + instances + " instance(s) x 4", result[0],
-						result[1]);
+				System.out.printf("%-28s %,12.0f %14.2f %16.1f%n", "redis, " + instances + " instance(s) x 4",
+						result[0], result[1], result[2]);
 			}
 			System.out.printf("%-28s %,12.0f %14s%n", "redis, enqueue-and-process x 4", enqueueAndProcess(uri), "-");
 			System.out.println("redis runs for 10 adds of one key while it waits: " + dedup(uri));
@@ -97,13 +100,15 @@ public final class RedisMeasurement {
 			.build(ItemCodec.strings());
 		var stats = producerClient.connect().sync();
 		long before = roundTrips(stats.info("commandstats"));
+		double cpuBefore = cpuSeconds(stats.info("cpu"));
 		double itemsPerSecond = run(queues, producer);
+		double cpuAfter = cpuSeconds(stats.info("cpu"));
 		long after = roundTrips(stats.info("commandstats"));
 		producer.shutDown();
 		queues.forEach(WorkQueue::shutDown);
 		clients.forEach(RedisClient::shutdown);
 		producerClient.shutdown();
-		return new double[] { itemsPerSecond, (after - before) / (double) ITEMS };
+		return new double[] { itemsPerSecond, (after - before) / (double) ITEMS, (cpuAfter - cpuBefore) * 1e6 / ITEMS };
 	}
 
 	/**
@@ -274,6 +279,17 @@ public final class RedisMeasurement {
 	}
 
 	/** Scripts and blocking pops: the commands a queue sends per item. */
+	/** redis-server's user plus system CPU seconds so far, from {@code INFO cpu}. */
+	private static double cpuSeconds(String cpu) {
+		double seconds = 0;
+		for (String line : cpu.split("\r?\n")) {
+			if (line.startsWith("used_cpu_user:") || line.startsWith("used_cpu_sys:")) {
+				seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+			}
+		}
+		return seconds;
+	}
+
 	private static long roundTrips(String commandStats) {
 		long calls = 0;
 		for (String line : commandStats.split("\r?\n")) {
