@@ -286,21 +286,7 @@ class RedisQueueTest {
 
 	@Test
 	void aCustomRateLimiterShouldBeRefusedAtBuildTime() {
-		var builder = builder("a").rateLimiter(new io.github.workqueue.core.ratelimit.RateLimiter<Object>() {
-			@Override
-			public Duration when(Object item) {
-				return Duration.ZERO;
-			}
-
-			@Override
-			public void forget(Object item) {
-			}
-
-			@Override
-			public int numRequeues(Object item) {
-				return 0;
-			}
-		});
+		var builder = builder("a").rateLimiter(new CustomRateLimiter());
 		org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
 			.isThrownBy(() -> builder.build(ItemCodec.strings()))
 			.withMessageContaining("cannot be shared by instances on Redis");

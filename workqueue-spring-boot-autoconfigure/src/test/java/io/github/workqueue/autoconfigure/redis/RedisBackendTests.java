@@ -27,6 +27,7 @@ import io.github.workqueue.autoconfigure.actuate.WorkQueuesHealthIndicator;
 import io.github.workqueue.autoconfigure.WorkQueueRedisAutoConfiguration;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.ratelimit.RateLimiter;
+import io.github.workqueue.redis.CustomRateLimiter;
 import io.github.workqueue.redis.ItemCodec;
 import io.github.workqueue.redis.RedisQueue;
 import io.github.workqueue.redis.RedisQueueConnection;
@@ -135,23 +136,7 @@ class RedisBackendTests {
 
 	@Test
 	void aRateLimiterBeanOnARedisQueueShouldFailStartupNamingTheQueueTheBeanAndTheProperty() {
-		this.runner.withBean("myLimiter", RateLimiter.class, () -> new RateLimiter<Object>() {
-
-			@Override
-			public Duration when(Object item) {
-				return Duration.ZERO;
-			}
-
-			@Override
-			public void forget(Object item) {
-			}
-
-			@Override
-			public int numRequeues(Object item) {
-				return 0;
-			}
-
-		})
+		this.runner.withBean("myLimiter", RateLimiter.class, CustomRateLimiter::new)
 			.withPropertyValues("workqueue.queues." + this.queue + ".rate-limiter.type=bean",
 					"workqueue.queues." + this.queue + ".rate-limiter.bean=myLimiter")
 			.run((context) -> {

@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Shutdowns that give up while workers take and process items, with and without a pause
  * racing them, on both backends. Each round checks every item's fate: processed to the
  * end, or named in the shutdown report (on Redis, or still in Redis for the other
- * instances); no method call starts after the report; an item reported as queued never
+ * instances); no method call is decided after the container gave up (a call seen starting
+ * after the report is one the report names in flight); an item reported as queued never
  * started; the count matches the report.
  */
 @ParameterizedClass(name = "{0}")
@@ -130,8 +131,13 @@ class ShutdownReportStressTest {
 		unfinished.removeAll(finished);
 		assertThat(unfinished).as(where + ": started and unfinished items the report does not name")
 			.isSubsetOf(inFlight);
-		assertThat(started.values()).as(where + ": no method call starts after the container gave up")
-			.allMatch((at) -> at < reportedAt.get());
+		// The container decides to call a method, under the slot's lock, before it gives
+		// up
+		// or not at all; a worker preempted between that decision and the method's first
+		// line may be seen starting after the report, but only for an item the report
+		// names as in flight.
+		assertThat(started.entrySet()).as(where + ": a method call started after the container gave up")
+			.allMatch((start) -> start.getValue() < reportedAt.get() || inFlight.contains(start.getKey()));
 		assertThat(container.outcomes().unfinishedAtShutdown()).as(where + ": the count")
 			.isEqualTo(inFlight.size() + queued.size());
 	}
