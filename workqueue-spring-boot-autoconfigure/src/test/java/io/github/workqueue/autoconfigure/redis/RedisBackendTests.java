@@ -33,6 +33,7 @@ import io.github.workqueue.redis.RedisQueue;
 import io.github.workqueue.redis.RedisQueueConnection;
 import io.github.workqueue.redis.TestRedis;
 import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
+import io.github.workqueue.spring.QueueWorkerContainer;
 import io.github.workqueue.spring.QueueWorker;
 import io.github.workqueue.spring.QueueWorkerRegistry;
 
@@ -132,6 +133,35 @@ class RedisBackendTests {
 				.hasMessageContaining("property '" + path + "'")
 				.hasMessageContaining(problem);
 		});
+	}
+
+	@Test
+	void pauseAndResumeShouldKeepTheWorkersOfARedisQueueAlive() {
+		this.runner.withUserConfiguration(Workers.class)
+			.withPropertyValues("workers.queue=" + this.queue)
+			.run((context) -> {
+				RateLimitingQueue<OrderKey> orders = queue(context);
+				Workers workers = context.getBean(Workers.class);
+				QueueWorkerContainer container = context.getBean(QueueWorkerRegistry.class).getContainer(this.queue);
+				orders.add(new OrderKey("eu", 1));
+				await().atMost(Duration.ofSeconds(10)).until(() -> workers.seen.size() == 1);
+				for (int i = 0; i < 5; i++) {
+					container.pause();
+					await().atMost(Duration.ofSeconds(5)).until(() -> workers.seen.size() == 1);
+					container.resume();
+				}
+				container.pause();
+				orders.add(new OrderKey("eu", 2));
+				await().during(Duration.ofMillis(500))
+					.atMost(Duration.ofSeconds(5))
+					.until(() -> workers.seen.size() == 1 && container.liveWorkers() == container.workers());
+				container.resume();
+				await().atMost(Duration.ofSeconds(10)).until(() -> workers.seen.size() == 2);
+				assertThat(container.liveWorkers()).isEqualTo(container.workers());
+				WorkQueuesHealthIndicator health = new WorkQueuesHealthIndicator(
+						context.getBean(QueueWorkerRegistry.class), context.getBean(WorkQueueRegistry.class), null);
+				assertThat(health.health(true).getStatus()).isEqualTo(Status.UP);
+			});
 	}
 
 	@Test
