@@ -1,0 +1,141 @@
+package io.github.workqueue.benchmarks;
+
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.sync.RedisCommands;
+import redis.embedded.RedisServer;
+
+import io.github.workqueue.redis.ItemCodec;
+import io.github.workqueue.redis.RedisQueue;
+import io.github.workqueue.redis.RedisQueueConnection;
+
+/**
+ * Where redis-server's time goes, per queue operation: one client thread runs each
+ * operation alone on {@link #ITEMS} distinct items (all adds, then all gets, then all
+ * dones), and {@code INFO cpu} and {@code INFO commandstats} are read around each phase.
+ * Prints, per operation, redis-server's CPU per call (user plus system, so the network
+ * round trip is included) and the Redis commands each call ran, by command; a
+ * {@code PING} phase first gives the cost of a round trip that does no work. Run:
+ * {@code java -cp workqueue-benchmarks/target/benchmarks.jar
+ * io.github.workqueue.benchmarks.RedisCostBreakdown} (an embedded redis-server, or the
+ * one at {@code WORKQUEUE_BENCH_REDIS_URL}).
+ */
+public final class RedisCostBreakdown {
+
+	private static final int ITEMS = 40_000;
+
+	private RedisCostBreakdown() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		String uri = System.getenv("WORKQUEUE_BENCH_REDIS_URL");
+		RedisServer server = null;
+		if (uri == null || uri.isBlank()) {
+			int port;
+			try (ServerSocket socket = new ServerSocket(0)) {
+				port = socket.getLocalPort();
+			}
+			server = RedisServer.builder().port(port).setting("bind 127.0.0.1").setting("save \"\"").build();
+			server.start();
+			uri = "redis://127.0.0.1:" + port;
+		}
+		RedisClient client = RedisClient.create(uri);
+		RedisClient statsClient = RedisClient.create(uri);
+		try {
+			RedisCommands<String, String> stats = statsClient.connect().sync();
+			RedisQueue<String> queue = RedisQueue
+				.builder(RedisQueueConnection.of(client), "breakdown-" + System.nanoTime())
+				.build(ItemCodec.strings());
+			// Warm up: load the scripts and let the JIT compile the client's paths.
+			for (int i = 0; i < 2_000; i++) {
+				queue.add("warm-" + i);
+				queue.get(Duration.ZERO);
+				queue.done("warm-" + i);
+			}
+			System.out.printf("%-6s %12s %10s  %s%n", "op", "redis us/op", "cmds/op", "commands per op");
+			// The floor: a round trip that does no work.
+			RedisCommands<String, String> pinger = client.connect().sync();
+			phase("ping", stats, () -> {
+				for (int i = 0; i < ITEMS; i++) {
+					pinger.ping();
+				}
+				return null;
+			});
+			phase("add", stats, () -> {
+				for (int i = 0; i < ITEMS; i++) {
+					queue.add("item-" + i);
+				}
+				return null;
+			});
+			phase("get", stats, () -> {
+				for (int i = 0; i < ITEMS; i++) {
+					queue.get(Duration.ZERO);
+				}
+				return null;
+			});
+			phase("done", stats, () -> {
+				for (int i = 0; i < ITEMS; i++) {
+					queue.done("item-" + i);
+				}
+				return null;
+			});
+			queue.shutDown();
+		}
+		finally {
+			client.shutdown();
+			statsClient.shutdown();
+			if (server != null) {
+				server.stop();
+			}
+		}
+	}
+
+	private static void phase(String name, RedisCommands<String, String> stats, Callable<Void> work) throws Exception {
+		double cpuBefore = cpuSeconds(stats.info("cpu"));
+		Map<String, Long> before = calls(stats.info("commandstats"));
+		work.call();
+		double cpuAfter = cpuSeconds(stats.info("cpu"));
+		Map<String, Long> after = calls(stats.info("commandstats"));
+		Map<String, Double> perOp = new TreeMap<>();
+		double total = 0;
+		for (Map.Entry<String, Long> entry : after.entrySet()) {
+			long delta = entry.getValue() - before.getOrDefault(entry.getKey(), 0L);
+			// The stats client's own INFO calls are not the operation's.
+			if (delta > 0 && !entry.getKey().equals("info")) {
+				perOp.put(entry.getKey(), delta / (double) ITEMS);
+				total += delta / (double) ITEMS;
+			}
+		}
+		StringBuilder commands = new StringBuilder();
+		perOp.forEach((command, count) -> commands.append(String.format("%s %.2f  ", command, count)));
+		System.out.printf("%-6s %12.1f %10.2f  %s%n", name, (cpuAfter - cpuBefore) * 1e6 / ITEMS, total, commands);
+	}
+
+	private static double cpuSeconds(String cpu) {
+		double seconds = 0;
+		for (String line : cpu.split("\\r?\\n")) {
+			if (line.startsWith("used_cpu_user:") || line.startsWith("used_cpu_sys:")) {
+				seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+			}
+		}
+		return seconds;
+	}
+
+	private static Map<String, Long> calls(String commandStats) {
+		Map<String, Long> calls = new TreeMap<>();
+		for (String line : commandStats.split("\\r?\\n")) {
+			if (line.startsWith("cmdstat_")) {
+				String command = line.substring("cmdstat_".length(), line.indexOf(':'));
+				String count = line.substring(line.indexOf("calls=") + 6);
+				calls.put(command, Long.parseLong(count.substring(0, count.indexOf(','))));
+			}
+		}
+		return calls;
+	}
+
+}
