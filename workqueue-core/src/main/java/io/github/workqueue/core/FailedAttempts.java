@@ -22,9 +22,12 @@ public interface FailedAttempts<T> {
 	int recordFailedAttempt(T item);
 
 	/**
-	 * Forgets the item's failed attempts, after a success or when it is given up.
+	 * Forgets the item's failed attempts, after a success or when it is given up, and, if
+	 * asked, the rate limiter's memory of it as {@code forget} does, in one step (one
+	 * round trip on Redis).
 	 * @param item the item
+	 * @param forget whether to forget the rate limiter's memory of the item too
 	 */
-	void clearFailedAttempts(T item);
+	void clearFailedAttempts(T item, boolean forget);
 
 }

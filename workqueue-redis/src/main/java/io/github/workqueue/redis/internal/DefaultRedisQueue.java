@@ -214,8 +214,14 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	}
 
 	@Override
-	public void clearFailedAttempts(T item) {
-		this.link.hashDelete(this.keys.failedAttempts(), encode(item));
+	public void clearFailedAttempts(T item, boolean forget) {
+		String encoded = encode(item);
+		if (forget) {
+			this.link.hashDeletePipelined(encoded, this.keys.failedAttempts(), this.keys.failures());
+		}
+		else {
+			this.link.hashDelete(this.keys.failedAttempts(), encoded);
+		}
 	}
 
 	@Override

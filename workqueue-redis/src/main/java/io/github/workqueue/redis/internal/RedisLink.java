@@ -1,6 +1,8 @@
 package io.github.workqueue.redis.internal;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -16,6 +18,7 @@ import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisHashAsyncCommands;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.api.sync.RedisHashCommands;
 import io.lettuce.core.api.sync.RedisListCommands;
@@ -79,7 +82,7 @@ public final class RedisLink implements AutoCloseable {
 		return new RedisLink(() -> client.connect(StringCodec.UTF8), (connection) -> {
 			var typed = (StatefulRedisConnection<String, String>) connection;
 			var sync = typed.sync();
-			return new Commands(typed.async(), sync, sync, sync, connection.getTimeout());
+			return new Commands(typed.async(), typed.async(), sync, sync, sync, connection.getTimeout());
 		}, (connection) -> ((StatefulRedisConnection<String, String>) connection).sync());
 	}
 
@@ -87,7 +90,7 @@ public final class RedisLink implements AutoCloseable {
 		return new RedisLink(() -> client.connect(StringCodec.UTF8), (connection) -> {
 			var typed = (StatefulRedisClusterConnection<String, String>) connection;
 			var sync = typed.sync();
-			return new Commands(typed.async(), sync, sync, sync, connection.getTimeout());
+			return new Commands(typed.async(), typed.async(), sync, sync, sync, connection.getTimeout());
 		}, (connection) -> ((StatefulRedisClusterConnection<String, String>) connection).sync());
 	}
 
@@ -148,6 +151,20 @@ public final class RedisLink implements AutoCloseable {
 		return commands().hashes().hincrby(key, field, 1);
 	}
 
+	/**
+	 * Deletes a field from several hashes, the commands sent together: one round trip.
+	 */
+	void hashDeletePipelined(String field, String... keys) {
+		Commands current = commands();
+		List<RedisFuture<Long>> replies = new ArrayList<>(keys.length);
+		for (String key : keys) {
+			replies.add(current.asyncHashes().hdel(key, field));
+		}
+		for (RedisFuture<Long> reply : replies) {
+			await(reply, current.timeout());
+		}
+	}
+
 	void hashDelete(String key, String field) {
 		commands().hashes().hdel(key, field);
 	}
@@ -176,8 +193,9 @@ public final class RedisLink implements AutoCloseable {
 	}
 
 	private record Commands(RedisScriptingAsyncCommands<String, String> scripting,
-			RedisHashCommands<String, String> hashes, RedisListCommands<String, String> lists,
-			RedisSortedSetCommands<String, String> sortedSets, Duration timeout) {
+			RedisHashAsyncCommands<String, String> asyncHashes, RedisHashCommands<String, String> hashes,
+			RedisListCommands<String, String> lists, RedisSortedSetCommands<String, String> sortedSets,
+			Duration timeout) {
 	}
 
 }

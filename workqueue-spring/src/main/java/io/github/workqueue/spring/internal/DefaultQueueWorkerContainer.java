@@ -155,7 +155,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	@SuppressWarnings("unchecked")
 	private static FailedAttempts<Object> failedAttempts(RateLimitingQueue<Object> queue) {
 		return (queue instanceof FailedAttempts<?> shared) ? (FailedAttempts<Object>) shared
-				: new LocalFailedAttempts();
+				: new LocalFailedAttempts(queue);
 	}
 
 	synchronized void start() {
@@ -471,7 +471,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	private void handle(WorkerSlot slot, Object item) {
 		if (!this.method.accepts(item)) {
-			this.failures.clearFailedAttempts(item);
+			this.failures.clearFailedAttempts(item, true);
 			giveUp(item, GiveUpReason.ITEM_TYPE_MISMATCH, 1,
 					new IllegalArgumentException("Item of type " + item.getClass().getName() + " cannot be passed to "
 							+ this.method + ", which takes " + this.method.itemType().getName()));
@@ -505,12 +505,16 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 			return;
 		}
 		this.succeeded.increment();
-		this.failures.clearFailedAttempts(item);
+		// A success resets the failed attempts; a requeue keeps the limiter's memory, so
+		// that its backoff grows, and the other outcomes forget it.
 		switch (result.kind()) {
-			case DONE -> this.queue.forget(item);
-			case REQUEUE -> this.queue.addRateLimited(item);
+			case DONE -> this.failures.clearFailedAttempts(item, true);
+			case REQUEUE -> {
+				this.failures.clearFailedAttempts(item, false);
+				this.queue.addRateLimited(item);
+			}
 			case REQUEUE_AFTER -> {
-				this.queue.forget(item);
+				this.failures.clearFailedAttempts(item, true);
 				this.queue.addAfter(item, result.delay());
 			}
 		}
@@ -519,11 +523,11 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	private void failed(Object item, Throwable failure) {
 		int attempt = this.failures.recordFailedAttempt(item);
 		if (this.policy.isNotRetryable(failure)) {
-			this.failures.clearFailedAttempts(item);
+			this.failures.clearFailedAttempts(item, true);
 			giveUp(item, GiveUpReason.NOT_RETRYABLE, attempt, failure);
 		}
 		else if (this.policy.retriesExhausted(attempt - 1)) {
-			this.failures.clearFailedAttempts(item);
+			this.failures.clearFailedAttempts(item, true);
 			giveUp(item, GiveUpReason.MAX_RETRIES, attempt, failure);
 		}
 		else {
@@ -534,8 +538,10 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		}
 	}
 
+	/**
+	 * Reports an item given up; its failed attempts and the limiter's memory are cleared.
+	 */
 	private void giveUp(Object item, GiveUpReason reason, int attempts, Throwable failure) {
-		this.queue.forget(item);
 		this.givenUp.increment();
 		logger.warn("Queue '" + queueName() + "': gave up item '" + item + "' after " + attempts + " attempt(s) ("
 				+ reason + ")", failure);

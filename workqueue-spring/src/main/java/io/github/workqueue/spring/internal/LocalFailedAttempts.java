@@ -3,6 +3,7 @@ package io.github.workqueue.spring.internal;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.workqueue.core.FailedAttempts;
+import io.github.workqueue.core.RateLimitingQueue;
 
 /**
  * Failed attempts counted in this process's memory, for a queue that does not count them
@@ -10,7 +11,13 @@ import io.github.workqueue.core.FailedAttempts;
  */
 final class LocalFailedAttempts implements FailedAttempts<Object> {
 
+	private final RateLimitingQueue<Object> queue;
+
 	private final ConcurrentHashMap<Object, Integer> counts = new ConcurrentHashMap<>();
+
+	LocalFailedAttempts(RateLimitingQueue<Object> queue) {
+		this.queue = queue;
+	}
 
 	@Override
 	public int recordFailedAttempt(Object item) {
@@ -18,8 +25,11 @@ final class LocalFailedAttempts implements FailedAttempts<Object> {
 	}
 
 	@Override
-	public void clearFailedAttempts(Object item) {
+	public void clearFailedAttempts(Object item, boolean forget) {
 		this.counts.remove(item);
+		if (forget) {
+			this.queue.forget(item);
+		}
 	}
 
 }

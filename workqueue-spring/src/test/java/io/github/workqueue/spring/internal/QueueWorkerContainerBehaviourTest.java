@@ -186,7 +186,8 @@ class QueueWorkerContainerBehaviourTest {
 		assertThat(failing.started.size() + failingToo.started.size())
 			.as("max-retries 2 allows 3 attempts in all, whichever instance makes them")
 			.isEqualTo(3);
-		assertThat(recordFailedAttempt(first, "poison")).as("cleared at give-up").isEqualTo(1);
+		assertThat(first.numRequeues("poison")).as("the limiter's memory forgotten at give-up").isZero();
+		assertThat(recordFailedAttempt(first, "poison")).as("failed attempts cleared at give-up").isEqualTo(1);
 	}
 
 	@SuppressWarnings("unchecked")
