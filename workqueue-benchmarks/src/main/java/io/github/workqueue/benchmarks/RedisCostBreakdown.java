@@ -96,10 +96,10 @@ public final class RedisCostBreakdown {
 	}
 
 	private static void phase(String name, RedisCommands<String, String> stats, Callable<Void> work) throws Exception {
-		double cpuBefore = cpuSeconds(stats.info("cpu"));
+		double cpuBefore = RedisMeasurement.cpuSeconds(stats.info("cpu"));
 		Map<String, Long> before = calls(stats.info("commandstats"));
 		work.call();
-		double cpuAfter = cpuSeconds(stats.info("cpu"));
+		double cpuAfter = RedisMeasurement.cpuSeconds(stats.info("cpu"));
 		Map<String, Long> after = calls(stats.info("commandstats"));
 		Map<String, Double> perOp = new TreeMap<>();
 		double total = 0;
@@ -114,16 +114,6 @@ public final class RedisCostBreakdown {
 		StringBuilder commands = new StringBuilder();
 		perOp.forEach((command, count) -> commands.append(String.format("%s %.2f  ", command, count)));
 		System.out.printf("%-6s %12.1f %10.2f  %s%n", name, (cpuAfter - cpuBefore) * 1e6 / ITEMS, total, commands);
-	}
-
-	private static double cpuSeconds(String cpu) {
-		double seconds = 0;
-		for (String line : cpu.split("\\r?\\n")) {
-			if (line.startsWith("used_cpu_user:") || line.startsWith("used_cpu_sys:")) {
-				seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
-			}
-		}
-		return seconds;
 	}
 
 	private static Map<String, Long> calls(String commandStats) {

@@ -280,7 +280,7 @@ public final class RedisMeasurement {
 
 	/** Scripts and blocking pops: the commands a queue sends per item. */
 	/** redis-server's user plus system CPU seconds so far, from {@code INFO cpu}. */
-	private static double cpuSeconds(String cpu) {
+	static double cpuSeconds(String cpu) {
 		double seconds = 0;
 		for (String line : cpu.split("\r?\n")) {
 			if (line.startsWith("used_cpu_user:") || line.startsWith("used_cpu_sys:")) {
