@@ -14,7 +14,9 @@ public enum DoneResult {
 
 	/**
 	 * The lease had expired: the item was, or will be, delivered again, and may have been
-	 * processed twice. Counted in {@link RedisQueueStats#rejectedDones()}.
+	 * processed twice. Counted in {@link RedisQueueStats#rejectedDones()}, except for a
+	 * lease this instance gave back when its drain ended at shutdown, which is not asked
+	 * of Redis nor counted.
 	 */
 	REJECTED,
 

@@ -120,6 +120,18 @@ class LeaseFencingTest {
 	}
 
 	@Test
+	void doneOfALeaseGivenBackAtShutdownShouldBeRejectedWithoutCountingARejection() throws Exception {
+		RedisQueue<String> queue = queue(builder());
+		queue.add("a");
+		assertThat(queue.get(Duration.ofSeconds(5))).contains("a");
+		Lease lease = queue.lease("a").orElseThrow();
+		assertThat(queue.shutDownWithDrain(Duration.ZERO)).as("the drain gives the lease back").isFalse();
+		assertThat(queue.done(lease)).isEqualTo(DoneResult.REJECTED);
+		assertThat(queue.stats().rejectedDones()).isZero();
+		assertThat(queue.stats().queued()).as("queued again for the other instances").isEqualTo(1);
+	}
+
+	@Test
 	void tokensShouldKeepGrowingAfterRedisLostItsLastWrites() throws Exception {
 		RedisQueue<String> queue = queue(builder());
 		long highest = 0;

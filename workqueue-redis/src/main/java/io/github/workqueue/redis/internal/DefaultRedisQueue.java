@@ -364,6 +364,10 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		if (!(lease instanceof HeldLease held) || held.grantor != this) {
 			throw new IllegalArgumentException(lease + " was not granted by " + this);
 		}
+		if (held.givenBack) {
+			// Not expired: this instance gave the item back at shutdown, for the others.
+			return DoneResult.REJECTED;
+		}
 		@SuppressWarnings("unchecked")
 		T item = (T) held.item;
 		boolean wasHeld = this.held.remove(item, held);
@@ -568,6 +572,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	}
 
 	private void release(List<HeldLease> leases) {
+		leases.forEach((lease) -> lease.givenBack = true);
 		String[] args = new String[1 + 2 * leases.size()];
 		args[0] = now();
 		for (int i = 0; i < leases.size(); i++) {

@@ -40,6 +40,9 @@ final class HeldLease implements Lease {
 
 	volatile boolean ended;
 
+	/** Set once, when this instance gave the lease back at shutdown. */
+	volatile boolean givenBack;
+
 	HeldLease(Object grantor, Object item, String encoded, long token, long deadlineMicros, long sentNanos,
 			Thread taker, long leaseNanos) {
 		this.grantor = grantor;
