@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.function.IntConsumer;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -20,7 +21,10 @@ import io.github.workqueue.redis.RedisQueueConnection;
  * dones), and {@code INFO cpu} and {@code INFO commandstats} are read around each phase.
  * Prints, per operation, redis-server's CPU per call (user plus system, so the network
  * round trip is included) and the Redis commands each call ran, by command; a
- * {@code PING} phase first gives the cost of a round trip that does no work. Run:
+ * {@code PING} phase first gives the cost of a round trip that does no work. Then the
+ * same items again from {@value #THREADS} threads at once (adds, then gets each followed
+ * by its done), as an application's producers and workers call them, so that their
+ * requests share round trips: the cost per item that bounds a Redis's throughput. Run:
  * {@code java -cp workqueue-benchmarks/target/benchmarks.jar
  * io.github.workqueue.benchmarks.RedisCostBreakdown} (an embedded redis-server, or the
  * one at {@code WORKQUEUE_BENCH_REDIS_URL}).
@@ -28,6 +32,8 @@ import io.github.workqueue.redis.RedisQueueConnection;
 public final class RedisCostBreakdown {
 
 	private static final int ITEMS = 40_000;
+
+	private static final int THREADS = 4;
 
 	private RedisCostBreakdown() {
 	}
@@ -57,7 +63,8 @@ public final class RedisCostBreakdown {
 				queue.get(Duration.ZERO);
 				queue.done("warm-" + i);
 			}
-			System.out.printf("%-6s %12s %10s  %s%n", "op", "redis us/op", "cmds/op", "commands per op");
+			System.out.printf("%-14s %12s %12s %10s  %s%n", "op", "redis us/op", "scripts us", "cmds/op",
+					"commands per op");
 			// The floor: a round trip that does no work.
 			RedisCommands<String, String> pinger = client.connect().sync();
 			phase("ping", stats, () -> {
@@ -84,6 +91,23 @@ public final class RedisCostBreakdown {
 				}
 				return null;
 			});
+			// The same operations as an application runs them: threads at once, so that
+			// their requests share round trips.
+			phase("add x" + THREADS, stats, () -> inThreads((thread) -> {
+				for (int i = thread; i < ITEMS; i += THREADS) {
+					queue.add("batched-" + i);
+				}
+			}));
+			phase("get+done x" + THREADS, stats, () -> inThreads((thread) -> {
+				for (int i = thread; i < ITEMS; i += THREADS) {
+					try {
+						queue.done(queue.get().orElseThrow());
+					}
+					catch (InterruptedException ex) {
+						throw new IllegalStateException(ex);
+					}
+				}
+			}));
 			queue.shutDown();
 		}
 		finally {
@@ -97,10 +121,13 @@ public final class RedisCostBreakdown {
 
 	private static void phase(String name, RedisCommands<String, String> stats, Callable<Void> work) throws Exception {
 		double cpuBefore = RedisMeasurement.cpuSeconds(stats.info("cpu"));
-		Map<String, Long> before = calls(stats.info("commandstats"));
+		String statsBefore = stats.info("commandstats");
+		Map<String, Long> before = calls(statsBefore);
 		work.call();
 		double cpuAfter = RedisMeasurement.cpuSeconds(stats.info("cpu"));
-		Map<String, Long> after = calls(stats.info("commandstats"));
+		String statsAfter = stats.info("commandstats");
+		Map<String, Long> after = calls(statsAfter);
+		double inScripts = (scriptMicros(statsAfter) - scriptMicros(statsBefore)) / (double) ITEMS;
 		Map<String, Double> perOp = new TreeMap<>();
 		double total = 0;
 		for (Map.Entry<String, Long> entry : after.entrySet()) {
@@ -113,7 +140,33 @@ public final class RedisCostBreakdown {
 		}
 		StringBuilder commands = new StringBuilder();
 		perOp.forEach((command, count) -> commands.append(String.format("%s %.2f  ", command, count)));
-		System.out.printf("%-6s %12.1f %10.2f  %s%n", name, (cpuAfter - cpuBefore) * 1e6 / ITEMS, total, commands);
+		System.out.printf("%-14s %12.1f %12.1f %10.2f  %s%n", name, (cpuAfter - cpuBefore) * 1e6 / ITEMS, inScripts,
+				total, commands);
+	}
+
+	private static Void inThreads(IntConsumer work) throws InterruptedException {
+		Thread[] threads = new Thread[THREADS];
+		for (int t = 0; t < THREADS; t++) {
+			int thread = t;
+			threads[t] = new Thread(() -> work.accept(thread));
+			threads[t].start();
+		}
+		for (Thread thread : threads) {
+			thread.join();
+		}
+		return null;
+	}
+
+	/** Microseconds redis-server spent running scripts so far. */
+	private static long scriptMicros(String commandStats) {
+		long micros = 0;
+		for (String line : commandStats.split("\\r?\\n")) {
+			if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+				String usec = line.substring(line.indexOf("usec=") + 5);
+				micros += Long.parseLong(usec.substring(0, usec.indexOf(',')));
+			}
+		}
+		return micros;
 	}
 
 	private static Map<String, Long> calls(String commandStats) {

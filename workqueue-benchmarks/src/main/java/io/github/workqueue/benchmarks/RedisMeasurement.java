@@ -278,7 +278,6 @@ public final class RedisMeasurement {
 		return new double[] { latencies[HAND_OFFS / 2] / 1e6, latencies[HAND_OFFS * 99 / 100] / 1e6 };
 	}
 
-	/** Scripts and blocking pops: the commands a queue sends per item. */
 	/** redis-server's user plus system CPU seconds so far, from {@code INFO cpu}. */
 	static double cpuSeconds(String cpu) {
 		double seconds = 0;
@@ -290,6 +289,7 @@ public final class RedisMeasurement {
 		return seconds;
 	}
 
+	/** Scripts and blocking pops: the commands a queue sends per item. */
 	private static long roundTrips(String commandStats) {
 		long calls = 0;
 		for (String line : commandStats.split("\r?\n")) {

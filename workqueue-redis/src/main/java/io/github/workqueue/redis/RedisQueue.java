@@ -89,8 +89,10 @@ public interface RedisQueue<T> extends RateLimitingQueue<T>, FailedAttempts<T> {
 
 	/**
 	 * Ends a lease, from any thread, and says what Redis answered. A repeat of an
-	 * accepted done of the same lease (a retry after a lost reply) is accepted again;
-	 * only a done whose lease had expired is rejected and counted.
+	 * accepted done of the same lease (a retry after a lost reply) is accepted again for
+	 * at least two lease durations, unless a later lease on the same item has ended by
+	 * done meanwhile (Redis remembers the last one per item); only a done whose lease had
+	 * expired, or such a late repeat, is rejected and counted.
 	 * @param lease a lease this queue granted, from {@link #lease(Object)}
 	 * @return whether the lease was accepted, rejected, or Redis could not be reached
 	 * @throws IllegalArgumentException if this queue did not grant the lease

@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -20,7 +18,6 @@ import io.github.workqueue.redis.ItemCodec;
 import io.github.workqueue.redis.Lease;
 import io.github.workqueue.redis.RedisQueue;
 import io.github.workqueue.redis.RedisQueueStats;
-import io.lettuce.core.RedisCommandInterruptedException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
@@ -37,20 +34,16 @@ import org.jspecify.annotations.Nullable;
  * stale holder can never end another's lease).
  *
  * <p>
- * Thread-safe. A thread blocked in {@link #get} waits on the queue's wake-up list with
- * {@code BLPOP} on a connection of its own, for at most the time until the next waiting
- * item or lease deadline and never more than {@code longestBlock}; a wake-up is a hint,
- * after which the get script runs again.
+ * Thread-safe. Adds, dones and the leases for the threads blocked in {@link #get} go to
+ * Redis in batches, one script per round trip, sent by one thread ({@link Batcher});
+ * while the threads wait and Redis has nothing for them, one blocking pop per instance
+ * waits for a wake-up hint.
  *
  * @param <T> the type of the items
  */
 public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private static final System.Logger logger = System.getLogger(RedisQueue.class.getName());
-
-	private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-
-	private static final long LONGEST_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(2);
 
 	private final String name;
 
@@ -84,13 +77,13 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private final @Nullable RedisQueueMetrics metrics;
 
-	private final BlockingPool blocking;
+	private final Batcher batcher;
 
 	private final OutageLog outage;
 
 	private final HeldLeases<T> held = new HeldLeases<>();
 
-	private final ScheduledExecutorService renewer;
+	private final LeaseRenewer<T> renewer;
 
 	private final Object drainMonitor = new Object();
 
@@ -121,15 +114,13 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.redisTimeMicros = settings.redisTimeMicros();
 		this.longestBlockNanos = settings.longestBlock().toNanos();
 		this.metrics = settings.metrics();
-		this.blocking = this.link.openBlockingPool();
 		this.outage = new OutageLog(this.name);
-		this.renewer = Executors.newSingleThreadScheduledExecutor((task) -> {
-			Thread thread = new Thread(task, "workqueue-redis-" + this.name + "-leases");
-			thread.setDaemon(true);
-			return thread;
-		});
-		long period = Math.max(1, settings.leaseDuration().toNanos() / 3);
-		this.renewer.scheduleAtFixedRate(this::renewLeases, period, period, TimeUnit.NANOSECONDS);
+		this.batcher = new Batcher(this.name, this.link, this.keys, this::now,
+				new String[] { this.holder, this.leaseMicros, this.maxRedeliveries, this.endedMicros },
+				this.longestBlockNanos, this.outage);
+		this.renewer = new LeaseRenewer<>(this.name, this.link, this.keys, this.held, this.leaseMicros, this::now,
+				this.metrics, this::stats, this.outage, this::signalDrain);
+		this.renewer.start(settings.leaseDuration());
 	}
 
 	/**
@@ -164,8 +155,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		if (droppedAfterShutdown(item)) {
 			return;
 		}
-		Long made = this.link.run(Script.ADD, ScriptOutputType.INTEGER, this.keys.all(), now(), encoded);
-		if (made == 1 && this.metrics != null) {
+		if (this.batcher.add(encoded) && this.metrics != null) {
 			this.metrics.added();
 		}
 	}
@@ -250,13 +240,12 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	}
 
 	/**
-	 * Runs the get script until it grants a lease; between runs, waits on the wake-up
-	 * list for at most the time until the next waiting item or lease deadline. Through an
-	 * outage, retries with backoff until the timeout.
+	 * Waits for a lease from the batches this instance sends (see {@link Batcher}); parks
+	 * an item that cannot be decoded and waits again.
 	 */
 	private Optional<T> get(long timeoutNanos) throws InterruptedException {
 		long start = System.nanoTime();
-		long backoff = FIRST_BACKOFF_NANOS;
+		boolean first = true;
 		while (true) {
 			if (Thread.interrupted()) {
 				throw new InterruptedException();
@@ -264,44 +253,15 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			if (this.shuttingDown) {
 				return Optional.empty();
 			}
-			try {
-				long sent = System.nanoTime();
-				List<Object> result = this.link.run(Script.GET, ScriptOutputType.MULTI, this.keys.all(), now(),
-						this.holder, this.leaseMicros, this.maxRedeliveries);
-				this.outage.succeeded();
-				backoff = FIRST_BACKOFF_NANOS;
-				if ((Long) result.get(0) == 1) {
-					Optional<T> taken = take(result, sent);
-					if (taken.isPresent() || this.shuttingDown) {
-						return taken;
-					}
-					continue;
-				}
-				long remaining = remaining(start, timeoutNanos);
-				if (remaining <= 0) {
-					return Optional.empty();
-				}
-				long nextEventMicros = (Long) result.get(1);
-				long wait = Math.min(remaining, this.longestBlockNanos);
-				if (nextEventMicros >= 0) {
-					wait = Math.min(wait, Math.max(TimeUnit.MILLISECONDS.toNanos(1), nextEventMicros * 1000));
-				}
-				this.blocking.awaitHint(this.keys.wake(), Duration.ofNanos(wait));
+			long remaining = remaining(start, timeoutNanos);
+			Batcher.Grant grant = (first || remaining > 0) ? this.batcher.take(Math.max(0, remaining)) : null;
+			first = false;
+			if (grant == null) {
+				return Optional.empty();
 			}
-			catch (RedisCommandInterruptedException ex) {
-				throw interrupted(ex);
-			}
-			catch (RedisException ex) {
-				if (this.shuttingDown) {
-					return Optional.empty();
-				}
-				this.outage.failed(ex);
-				long remaining = remaining(start, timeoutNanos);
-				if (remaining <= 0) {
-					return Optional.empty();
-				}
-				TimeUnit.NANOSECONDS.sleep(Math.min(backoff, remaining));
-				backoff = Math.min(backoff * 2, LONGEST_BACKOFF_NANOS);
+			Optional<T> taken = take(grant);
+			if (taken.isPresent() || this.shuttingDown) {
+				return taken;
 			}
 		}
 	}
@@ -312,10 +272,9 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 * @param sent when the get script was sent, which the lease's liveness counts from
 	 * @return the item, or empty if it was parked or this instance is shutting down
 	 */
-	private Optional<T> take(List<Object> result, long sent) {
-		String encoded = (String) result.get(1);
-		long token = (Long) result.get(2);
-		long deadlineMicros = (Long) result.get(3);
+	private Optional<T> take(Batcher.Grant grant) {
+		String encoded = grant.encoded();
+		long token = grant.token();
 		T item;
 		try {
 			item = this.codec.decode(encoded);
@@ -327,8 +286,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			logger.log(Level.ERROR, "workqueue '" + this.name + "': parked item " + encoded + ", which " + reason);
 			return Optional.empty();
 		}
-		HeldLease lease = new HeldLease(this, item, encoded, token, deadlineMicros, sent, Thread.currentThread(),
-				this.leaseDuration.toNanos());
+		HeldLease lease = new HeldLease(this, item, encoded, token, grant.deadlineMicros(), grant.sentNanos(),
+				Thread.currentThread(), this.leaseDuration.toNanos());
 		this.held.add(item, lease);
 		if (this.shuttingDown) {
 			// shutDown may have released the leases before this one was recorded: give it
@@ -339,7 +298,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			return Optional.empty();
 		}
 		if (this.metrics != null) {
-			this.metrics.taken((Long) result.get(4));
+			this.metrics.taken(grant.queuedMicros());
 		}
 		return Optional.of(item);
 	}
@@ -395,41 +354,19 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		}
 		signalDrain();
 		if (this.shuttingDown && this.held.isEmpty()) {
-			this.renewer.shutdownNow();
+			this.renewer.stop();
 		}
 		return (accepted == null) ? DoneResult.UNREACHABLE : (accepted ? DoneResult.ACCEPTED : DoneResult.REJECTED);
 	}
 
 	/**
-	 * Runs the done script, retrying through an outage while the lease can still be live.
+	 * Ends the lease in the next batch, retried through an outage while the lease can
+	 * still be live.
 	 * @return whether Redis accepted the token, or {@code null} if Redis could not be
 	 * reached
 	 */
 	private @Nullable Boolean finish(HeldLease lease) {
-		long backoff = FIRST_BACKOFF_NANOS;
-		long giveUpAt = System.nanoTime() + this.leaseDuration.toNanos();
-		while (true) {
-			try {
-				Long accepted = this.link.run(Script.DONE, ScriptOutputType.INTEGER, this.keys.all(), now(),
-						lease.encoded, Long.toString(lease.token), this.endedMicros);
-				this.outage.succeeded();
-				return accepted == 1;
-			}
-			catch (RedisException ex) {
-				this.outage.failed(ex);
-				if (System.nanoTime() - giveUpAt > 0 || Thread.currentThread().isInterrupted()) {
-					return null;
-				}
-				try {
-					TimeUnit.NANOSECONDS.sleep(backoff);
-				}
-				catch (InterruptedException interrupted) {
-					Thread.currentThread().interrupt();
-					return null;
-				}
-				backoff = Math.min(backoff * 2, LONGEST_BACKOFF_NANOS);
-			}
-		}
+		return this.batcher.done(lease, System.nanoTime() + this.leaseDuration.toNanos());
 	}
 
 	@Override
@@ -511,13 +448,13 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	@Override
 	public void shutDown() {
 		this.shuttingDown = true;
-		this.blocking.close();
+		this.batcher.shutDown();
 		synchronized (this.drainMonitor) {
 			this.shutDownCalls++;
 			this.drainMonitor.notifyAll();
 		}
 		if (this.held.isEmpty()) {
-			this.renewer.shutdownNow();
+			this.renewer.stop();
 		}
 	}
 
@@ -539,7 +476,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 */
 	private boolean shutDownWithDrain(long timeoutNanos) throws InterruptedException {
 		this.shuttingDown = true;
-		this.blocking.close();
+		this.batcher.shutDown();
 		long start = System.nanoTime();
 		try {
 			synchronized (this.drainMonitor) {
@@ -564,7 +501,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 * at once. A later {@code done} of such an item changes nothing.
 	 */
 	private void giveBackLeases() {
-		this.renewer.shutdownNow();
+		this.renewer.stop();
 		List<HeldLease> leases = this.held.removeAll();
 		if (!leases.isEmpty()) {
 			release(leases);
@@ -596,86 +533,6 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 				this.drainMonitor.notifyAll();
 			}
 		}
-	}
-
-	/**
-	 * Extends every lease this instance holds; marks the ones Redis says are no longer
-	 * its own.
-	 */
-	private void renewLeases() {
-		try {
-			List<HeldLease> leases = dropLeasesOfDeadThreads(this.held.all());
-			long now = System.nanoTime();
-			long total = 0;
-			long longest = 0;
-			for (HeldLease lease : leases) {
-				long running = now - lease.takenNanos;
-				total += running;
-				longest = Math.max(longest, running);
-			}
-			if (this.metrics != null) {
-				this.metrics.unfinished(total, longest);
-				this.metrics.shared(stats());
-			}
-			if (leases.isEmpty()) {
-				return;
-			}
-			String[] args = new String[2 + 2 * leases.size()];
-			args[0] = now();
-			args[1] = this.leaseMicros;
-			for (int i = 0; i < leases.size(); i++) {
-				args[2 + 2 * i] = leases.get(i).encoded;
-				args[3 + 2 * i] = Long.toString(leases.get(i).token);
-			}
-			long sent = System.nanoTime();
-			List<Long> renewed = this.link.run(Script.RENEW, ScriptOutputType.MULTI, this.keys.all(), args);
-			this.outage.succeeded();
-			long deadline = renewed.get(0);
-			for (int i = 0; i < leases.size(); i++) {
-				HeldLease lease = leases.get(i);
-				if (renewed.get(i + 1) == 1) {
-					lease.deadlineMicros = deadline;
-					lease.confirmedNanos = sent;
-				}
-				else if (!lease.lost && !lease.ended) {
-					lease.lost = true;
-					logger.log(Level.WARNING, "workqueue '" + this.name + "': lost the lease of " + lease.encoded
-							+ " while processing it: it expired, so the item may be processing elsewhere");
-				}
-			}
-		}
-		catch (RedisException ex) {
-			this.outage.failed(ex);
-		}
-		catch (RuntimeException ex) {
-			logger.log(Level.ERROR, "workqueue '" + this.name + "': renewing leases failed", ex);
-		}
-	}
-
-	/**
-	 * A lease is renewed only while its processing lives: the lease of a thread that
-	 * ended without done (an Error, a thread killed) is dropped, no longer renewed, so
-	 * that it expires and the item is delivered again, counted as a redelivery.
-	 * @return the leases whose takers live
-	 */
-	private List<HeldLease> dropLeasesOfDeadThreads(List<HeldLease> leases) {
-		List<HeldLease> live = new ArrayList<>(leases.size());
-		for (HeldLease lease : leases) {
-			if (lease.taker.isAlive()) {
-				live.add(lease);
-				continue;
-			}
-			@SuppressWarnings("unchecked")
-			T item = (T) lease.item;
-			if (this.held.remove(item, lease)) {
-				logger.log(Level.WARNING,
-						"workqueue '" + this.name + "': thread '" + lease.taker.getName() + "' ended without done of "
-								+ lease.encoded + "; its lease " + lease.token
-								+ " is no longer renewed, so the item will be delivered again when it expires");
-				signalDrain();
-			}
-		}
-		return live;
 	}
 
 	private String encode(T item) {
@@ -710,18 +567,6 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		catch (ArithmeticException ex) {
 			return Long.MAX_VALUE;
 		}
-	}
-
-	/**
-	 * The InterruptedException for an interrupted wait on Redis. Lettuce sets the
-	 * interrupt status again when it throws; an InterruptedException means the status was
-	 * cleared, so it is cleared here, or the caller's next wait would end at once.
-	 */
-	private static InterruptedException interrupted(RedisCommandInterruptedException ex) {
-		Thread.interrupted();
-		InterruptedException interrupted = new InterruptedException("interrupted while waiting for Redis");
-		interrupted.initCause(ex);
-		return interrupted;
 	}
 
 	@Override

@@ -6,8 +6,8 @@ package io.github.workqueue.redis.internal;
  */
 final class QueueKeys {
 
-	private static final String[] SUFFIXES = { "queue", "dirty", "inflight", "leases", "waiting", "order", "failures",
-			"expiries", "parked", "buckets", "wake", "counters", "enqueued", "ended" };
+	private static final String[] SUFFIXES = { "queue", "dirty-since", "inflight", "leases", "waiting", "order",
+			"failures", "expiries", "parked", "buckets", "wake", "counters", "ended", "ended-before" };
 
 	private final String[] keys;
 

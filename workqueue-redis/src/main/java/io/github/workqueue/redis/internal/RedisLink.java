@@ -19,6 +19,7 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisHashAsyncCommands;
+import io.lettuce.core.api.async.RedisListAsyncCommands;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.api.sync.RedisHashCommands;
 import io.lettuce.core.api.sync.RedisListCommands;
@@ -40,7 +41,7 @@ public final class RedisLink implements AutoCloseable {
 
 	private final Function<StatefulConnection<String, String>, Commands> commandsOf;
 
-	private final Function<StatefulConnection<String, String>, RedisListCommands<String, String>> lists;
+	private final Function<StatefulConnection<String, String>, RedisListAsyncCommands<String, String>> lists;
 
 	private @Nullable StatefulConnection<String, String> shared;
 
@@ -50,7 +51,7 @@ public final class RedisLink implements AutoCloseable {
 
 	private RedisLink(Supplier<StatefulConnection<String, String>> connector,
 			Function<StatefulConnection<String, String>, Commands> commands,
-			Function<StatefulConnection<String, String>, RedisListCommands<String, String>> lists) {
+			Function<StatefulConnection<String, String>, RedisListAsyncCommands<String, String>> lists) {
 		this.connector = connector;
 		this.commandsOf = commands;
 		this.lists = lists;
@@ -82,16 +83,16 @@ public final class RedisLink implements AutoCloseable {
 		return new RedisLink(() -> client.connect(StringCodec.UTF8), (connection) -> {
 			var typed = (StatefulRedisConnection<String, String>) connection;
 			var sync = typed.sync();
-			return new Commands(typed.async(), typed.async(), sync, sync, sync, connection.getTimeout());
-		}, (connection) -> ((StatefulRedisConnection<String, String>) connection).sync());
+			return new Commands(typed.async(), typed.async(), typed.async(), sync, sync, sync, connection.getTimeout());
+		}, (connection) -> ((StatefulRedisConnection<String, String>) connection).async());
 	}
 
 	public static RedisLink cluster(RedisClusterClient client) {
 		return new RedisLink(() -> client.connect(StringCodec.UTF8), (connection) -> {
 			var typed = (StatefulRedisClusterConnection<String, String>) connection;
 			var sync = typed.sync();
-			return new Commands(typed.async(), typed.async(), sync, sync, sync, connection.getTimeout());
-		}, (connection) -> ((StatefulRedisClusterConnection<String, String>) connection).sync());
+			return new Commands(typed.async(), typed.async(), typed.async(), sync, sync, sync, connection.getTimeout());
+		}, (connection) -> ((StatefulRedisClusterConnection<String, String>) connection).async());
 	}
 
 	/**
@@ -178,10 +179,16 @@ public final class RedisLink implements AutoCloseable {
 	}
 
 	/**
-	 * Opens a pool of connections for blocking pops, for one queue.
+	 * Listens for the wake-up hints on a list key, on a connection of its own.
+	 * @param block how long one blocking pop waits at most
 	 */
-	BlockingPool openBlockingPool() {
-		return new BlockingPool(this.connector, this.lists);
+	WakeHints wakeHints(String key, Duration block) {
+		return new WakeHints(this.connector, this.lists, key, block);
+	}
+
+	/** Passes a hint on to another instance: one more element on the wake-up list. */
+	void pushHint(String key) {
+		commands().asyncLists().rpush(key, "1");
 	}
 
 	@Override
@@ -193,9 +200,9 @@ public final class RedisLink implements AutoCloseable {
 	}
 
 	private record Commands(RedisScriptingAsyncCommands<String, String> scripting,
-			RedisHashAsyncCommands<String, String> asyncHashes, RedisHashCommands<String, String> hashes,
-			RedisListCommands<String, String> lists, RedisSortedSetCommands<String, String> sortedSets,
-			Duration timeout) {
+			RedisHashAsyncCommands<String, String> asyncHashes, RedisListAsyncCommands<String, String> asyncLists,
+			RedisHashCommands<String, String> hashes, RedisListCommands<String, String> lists,
+			RedisSortedSetCommands<String, String> sortedSets, Duration timeout) {
 	}
 
 }

@@ -14,8 +14,8 @@ import java.util.HexFormat;
  */
 public enum Script {
 
-	ADD("add"), ADD_AFTER("addAfter"), ADD_RATE_LIMITED("addRateLimited"), WHEN("when"), GET("get"), DONE("done"),
-	RENEW("renew"), RELEASE("release"), PARK("park"), UNPARK("unpark"), STATS("stats"), IN_FLIGHT("inFlight");
+	BATCH("batch"), ADD_AFTER("addAfter"), ADD_RATE_LIMITED("addRateLimited"), WHEN("when"), RENEW("renew"),
+	RELEASE("release"), PARK("park"), UNPARK("unpark"), STATS("stats"), IN_FLIGHT("inFlight");
 
 	private final String body;
 

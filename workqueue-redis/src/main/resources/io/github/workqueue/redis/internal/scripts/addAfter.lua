@@ -1,3 +1,5 @@
 -- ARGV: now, item, delay in microseconds. Returns 1 when a waiting entry was made or moved earlier.
 promoteDue()
-return addAfter(ARGV[2], tonumber(ARGV[3]))
+local made = addAfter(ARGV[2], tonumber(ARGV[3]))
+finish()
+return made

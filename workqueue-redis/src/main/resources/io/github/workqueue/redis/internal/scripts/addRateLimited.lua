@@ -3,4 +3,5 @@
 promoteDue()
 local delay = when(cjson.decode(ARGV[3]), ARGV[2])
 addAfter(ARGV[2], delay)
+finish()
 return delay

@@ -1,6 +1,6 @@
 -- Shared by every script of a Redis queue. KEYS (all in one hash slot):
 --   1 queue     list    FIFO of encoded items (every one is dirty and not in flight)
---   2 dirty     set     items added and not yet taken
+--   2 dirty     hash    item -> when it became dirty (added and not yet taken; queue latency)
 --   3 inflight  hash    item -> "token holder since" of its live lease
 --   4 leases    zset    item -> lease deadline (microseconds of Redis time)
 --   5 waiting   zset    item -> ready time (microseconds)
@@ -11,12 +11,13 @@
 --  10 buckets   hash    limiter index -> "tokens last"
 --  11 wake      list    wake-up hints for blocked getters (never state)
 --  12 counters  hash    sequence numbers and queue-wide totals
---  13 enqueued  hash    item -> when it last entered the FIFO (queue latency)
---  14 ended     zset    "item token" of leases ended by done -> when (a repeated done is accepted)
+--  13 ended     hash    item -> token of its last lease ended by done (a repeated done is accepted)
+--  14 endedOld  hash    the same for the window before: a done is remembered for one to two
+--                       windows, then dropped with the whole hash (the window is in counters)
 -- ARGV[1] is the time to use in microseconds, or empty for Redis's TIME.
-local QUEUE, DIRTY, INFLIGHT, LEASES, WAITING, ORDER, FAILURES, EXPIRIES, PARKED, BUCKETS, WAKE, COUNTERS, ENQUEUED =
+local QUEUE, DIRTY, INFLIGHT, LEASES, WAITING, ORDER, FAILURES, EXPIRIES, PARKED, BUCKETS, WAKE, COUNTERS, ENDED =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13]
-local ENDED = KEYS[14]
+local ENDED_OLD = KEYS[14]
 
 local now
 if ARGV[1] ~= '' then
@@ -26,12 +27,25 @@ else
   now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 end
 
+local function int(n)
+  return string.format('%.0f', n)
+end
+
 local WAKE_HINTS = 64
 
-local function wake()
-  redis.call('RPUSH', WAKE, '1')
-  redis.call('LTRIM', WAKE, -WAKE_HINTS, -1)
+-- Whether a key exists, asked once per script and then kept up to date by the functions
+-- below that write it: most items are never waiting, parked or expired, so the commands that
+-- would clean them up are skipped while their key is absent.
+local present = {}
+local function exists(key)
+  if present[key] == nil then
+    present[key] = redis.call('EXISTS', key) == 1
+  end
+  return present[key]
 end
+
+-- Items that entered the FIFO during this script: finish() wakes getters once for all.
+local queued = 0
 
 local function enqueue(item, front)
   if front then
@@ -39,18 +53,41 @@ local function enqueue(item, front)
   else
     redis.call('RPUSH', QUEUE, item)
   end
-  redis.call('HSET', ENQUEUED, item, now)
-  wake()
+  queued = queued + 1
+end
+
+-- Ends every script that queues items: one wake-up hint per item queued in it and still in
+-- the FIFO (a getter that took it in the same script needs none), at most WAKE_HINTS in all.
+local function finish()
+  if queued == 0 then
+    return
+  end
+  local hints = math.min(queued, redis.call('LLEN', QUEUE), WAKE_HINTS)
+  if hints > 0 then
+    local ones = {}
+    for i = 1, hints do
+      ones[i] = '1'
+    end
+    if redis.call('RPUSH', WAKE, unpack(ones)) > WAKE_HINTS then
+      redis.call('LTRIM', WAKE, -WAKE_HINTS, -1)
+    end
+  end
+end
+
+local function wake()
+  redis.call('RPUSH', WAKE, '1')
+  redis.call('LTRIM', WAKE, -WAKE_HINTS, -1)
 end
 
 -- client-go's add: dedup while dirty; an item in flight runs again after done.
 -- Returns 1 when the add made the item dirty, 0 when it joined an earlier add.
 local function markDirty(item)
-  if redis.call('SADD', DIRTY, item) == 0 then
+  if redis.call('HSETNX', DIRTY, item, int(now)) == 0 then
     return 0
   end
-  redis.call('HDEL', PARKED, item)
-  redis.call('HINCRBY', COUNTERS, 'adds', 1)
+  if exists(PARKED) then
+    redis.call('HDEL', PARKED, item)
+  end
   if redis.call('HEXISTS', INFLIGHT, item) == 0 then
     enqueue(item, false)
   end
@@ -59,7 +96,7 @@ end
 
 -- add supersedes a waiting entry: the item is ready now.
 local function addNow(item)
-  if redis.call('ZREM', WAITING, item) == 1 then
+  if exists(WAITING) and redis.call('ZREM', WAITING, item) == 1 then
     redis.call('HDEL', ORDER, item)
   end
   return markDirty(item)
@@ -67,6 +104,9 @@ end
 
 -- Moves due waiting items to the FIFO in ready-time order, ties in insertion order.
 local function promoteDue()
+  if not exists(WAITING) then
+    return
+  end
   local due = redis.call('ZRANGEBYSCORE', WAITING, '-inf', now, 'WITHSCORES', 'LIMIT', 0, 1000)
   if #due == 0 then
     return
@@ -91,6 +131,7 @@ end
 
 local function park(item, reason)
   redis.call('HSET', PARKED, item, reason)
+  present[PARKED] = true
   redis.call('HINCRBY', COUNTERS, 'parked', 1)
 end
 
@@ -103,12 +144,13 @@ local function reapExpired(maxExpiries)
     redis.call('HDEL', INFLIGHT, item)
     redis.call('HINCRBY', COUNTERS, 'redeliveries', 1)
     local times = redis.call('HINCRBY', EXPIRIES, item, 1)
+    present[EXPIRIES] = true
     if maxExpiries >= 0 and times > maxExpiries then
-      redis.call('SREM', DIRTY, item)
+      redis.call('HDEL', DIRTY, item)
       redis.call('HDEL', EXPIRIES, item)
       park(item, 'lease expired ' .. times .. ' times in a row')
     else
-      redis.call('SADD', DIRTY, item)
+      redis.call('HSETNX', DIRTY, item, int(now))
       enqueue(item, true)
     end
   end
@@ -149,10 +191,6 @@ local function nextEvent()
   return best
 end
 
-local function int(n)
-  return string.format('%.0f', n)
-end
-
 -- One waiting entry per item: the earliest ready time wins; a delay of zero or less is add.
 local function addAfter(item, delay)
   if delay <= 0 then
@@ -164,6 +202,7 @@ local function addAfter(item, delay)
     return 0
   end
   redis.call('ZADD', WAITING, int(ready), item)
+  present[WAITING] = true
   if not current then
     redis.call('HSET', ORDER, item, redis.call('HINCRBY', COUNTERS, 'order', 1))
   end

@@ -3,6 +3,6 @@ if leaseOf(ARGV[2]) ~= ARGV[3] then
   return 0
 end
 endLease(ARGV[2])
-redis.call('SREM', DIRTY, ARGV[2])
+redis.call('HDEL', DIRTY, ARGV[2])
 park(ARGV[2], ARGV[4])
 return 1

@@ -4,9 +4,10 @@ local released = 0
 for i = 2, #ARGV, 2 do
   if leaseOf(ARGV[i]) == ARGV[i + 1] then
     endLease(ARGV[i])
-    redis.call('SADD', DIRTY, ARGV[i])
+    redis.call('HSETNX', DIRTY, ARGV[i], int(now))
     enqueue(ARGV[i], true)
     released = released + 1
   end
 end
+finish()
 return released

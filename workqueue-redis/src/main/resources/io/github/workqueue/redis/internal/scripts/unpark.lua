@@ -6,5 +6,6 @@ end
 redis.call('HDEL', EXPIRIES, ARGV[2])
 if ARGV[3] == 'requeue' then
   addNow(ARGV[2])
+  finish()
 end
 return 1

@@ -1,0 +1,592 @@
+package io.github.workqueue.redis.internal;
+
+import java.lang.System.Logger.Level;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import io.github.workqueue.redis.RedisQueue;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.ScriptOutputType;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Sends to Redis together what one instance's threads ask of one queue: adds, dones, and
+ * leases for the threads waiting in {@code get}, all in one run of {@code batch.lua}
+ * (adds first, then dones, then leases, so that an item added here can go to a getter
+ * here in the same round trip). One thread sends the batches: while one is on its way the
+ * next gathers, so a round trip carries more the more threads ask, and Redis runs one
+ * script where it ran one per call.
+ *
+ * <p>
+ * A thread waiting in {@link #take} holds a {@link Taker}. A lease is granted only for a
+ * taker that waits when the batch is made; a grant goes to the first taker still waiting
+ * when the reply comes (the others timed out, were interrupted or released by shutdown),
+ * and a grant that finds none is given back at once (its item returns to the head of the
+ * queue, not counted as a redelivery). While takers wait and Redis has nothing for them,
+ * one {@code BLPOP} per instance ({@link WakeHints}) waits for a hint, and the batch runs
+ * again at the latest when the next waiting item or lease deadline is due, or after
+ * {@code longestBlock}.
+ *
+ * <p>
+ * Through an outage, adds fail at once (the caller sees the exception, as with any Redis
+ * command); dones are retried with backoff until their give-up time or until their thread
+ * is interrupted; takers keep waiting until their timeout.
+ *
+ * <p>
+ * Thread-safe. The sending thread starts when there is something to send and ends when
+ * the queue is shutting down and no add or done is left; a later add or done starts it
+ * again. The request lists, the takers, {@code hinted}, {@code pollAt}, {@code retryAt}
+ * and {@code running} are guarded by this object's monitor; each request's outcome by its
+ * own monitor, written once.
+ */
+final class Batcher {
+
+	private static final System.Logger logger = System.getLogger(RedisQueue.class.getName());
+
+	/** The most adds, dones or leases one batch carries, to keep one script short. */
+	private static final int MOST_PER_BATCH = 256;
+
+	private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+	private static final long LONGEST_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(2);
+
+	private static final long SHORTEST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+	private final String name;
+
+	private final RedisLink link;
+
+	private final String[] keys;
+
+	private final String wakeKey;
+
+	private final Supplier<String> now;
+
+	/** holder, lease, most expiries, ended lease memory: ARGV 2 to 5 of every batch. */
+	private final String[] fixedArgs;
+
+	private final long longestBlockNanos;
+
+	private final OutageLog outage;
+
+	private final WakeHints hints;
+
+	private final ArrayDeque<AddRequest> adds = new ArrayDeque<>();
+
+	private final ArrayDeque<DoneRequest> dones = new ArrayDeque<>();
+
+	private final ArrayDeque<Taker> takers = new ArrayDeque<>();
+
+	/** A hint was popped since the last batch was made. */
+	private boolean hinted;
+
+	/** When the takers' next batch is due, without a hint ({@link System#nanoTime()}). */
+	private long pollAt;
+
+	/** Before this time, after a failed batch, only adds are sent. */
+	private long retryAt = System.nanoTime();
+
+	private long backoffNanos = FIRST_BACKOFF_NANOS;
+
+	private boolean running;
+
+	private boolean shuttingDown;
+
+	Batcher(String name, RedisLink link, QueueKeys keys, Supplier<String> now, String[] fixedArgs,
+			long longestBlockNanos, OutageLog outage) {
+		this.name = name;
+		this.link = link;
+		this.keys = keys.all();
+		this.wakeKey = keys.wake();
+		this.now = now;
+		this.fixedArgs = fixedArgs.clone();
+		this.longestBlockNanos = longestBlockNanos;
+		this.outage = outage;
+		this.hints = link.wakeHints(keys.wake(), java.time.Duration.ofNanos(longestBlockNanos));
+	}
+
+	/**
+	 * A lease granted by a batch, with when that batch was sent (the lease's liveness
+	 * counts from then).
+	 */
+	record Grant(String encoded, long token, long deadlineMicros, long queuedMicros, long sentNanos) {
+	}
+
+	/**
+	 * Adds an item, in the next batch.
+	 * @return whether the add made the item dirty (rather than joining an earlier add)
+	 * @throws RedisException if the batch failed
+	 */
+	boolean add(String encoded) {
+		AddRequest request = new AddRequest(encoded);
+		synchronized (this) {
+			this.adds.add(request);
+			wakeSender();
+		}
+		request.await();
+		if (request.failure != null) {
+			throw request.failure;
+		}
+		return request.made;
+	}
+
+	/**
+	 * Ends a lease, in the next batch; through an outage, retried until the give-up time
+	 * or until the calling thread is interrupted. Waits uninterruptibly (the interrupt is
+	 * kept).
+	 * @return whether Redis accepted the lease's token, or {@code null} if Redis could
+	 * not be reached in time
+	 */
+	@Nullable Boolean done(HeldLease lease, long giveUpAtNanos) {
+		DoneRequest request = new DoneRequest(lease, giveUpAtNanos, Thread.currentThread());
+		synchronized (this) {
+			this.dones.add(request);
+			wakeSender();
+		}
+		request.await();
+		return request.accepted;
+	}
+
+	/**
+	 * Waits for a lease granted to the calling thread.
+	 * @return the grant, or {@code null} if none came within the timeout (but not before
+	 * one batch asked Redis for it) or the queue is shutting down
+	 * @throws InterruptedException if interrupted before a grant came; one that came
+	 * meanwhile is returned, with the interrupt status set
+	 */
+	@Nullable Grant take(long timeoutNanos) throws InterruptedException {
+		Taker taker = new Taker();
+		synchronized (this) {
+			if (this.shuttingDown) {
+				return null;
+			}
+			this.takers.add(taker);
+			this.pollAt = System.nanoTime();
+			wakeSender();
+		}
+		long start = System.nanoTime();
+		try {
+			synchronized (taker) {
+				while (taker.waiting) {
+					long remaining = (timeoutNanos == Long.MAX_VALUE) ? Long.MAX_VALUE
+							: timeoutNanos - (System.nanoTime() - start);
+					if (remaining <= 0 && taker.tried) {
+						break;
+					}
+					if (remaining <= 0 || remaining == Long.MAX_VALUE) {
+						// Even with no time left, one batch asks Redis for this taker.
+						taker.wait();
+					}
+					else {
+						TimeUnit.NANOSECONDS.timedWait(taker, remaining);
+					}
+				}
+			}
+		}
+		catch (InterruptedException ex) {
+			taker.cancel();
+			if (taker.grant == null) {
+				throw ex;
+			}
+			Thread.currentThread().interrupt();
+		}
+		taker.cancel();
+		return taker.grant;
+	}
+
+	/**
+	 * Releases the waiting takers (their {@link #take} returns {@code null}) and stops
+	 * granting leases; adds and dones already asked for are still sent.
+	 */
+	void shutDown() {
+		synchronized (this) {
+			this.shuttingDown = true;
+			for (Taker taker : this.takers) {
+				taker.cancel();
+			}
+			this.takers.clear();
+			notifyAll();
+		}
+		this.hints.close();
+	}
+
+	/** Starts the sending thread if none runs, or wakes it. Called under the monitor. */
+	private void wakeSender() {
+		if (this.running) {
+			notifyAll();
+			return;
+		}
+		this.running = true;
+		Thread sender = new Thread(this::send, "workqueue-redis-" + this.name + "-batches");
+		sender.setDaemon(true);
+		sender.start();
+	}
+
+	private void send() {
+		try {
+			Batch batch;
+			while ((batch = next()) != null) {
+				run(batch);
+			}
+		}
+		catch (InterruptedException ex) {
+			// Nobody interrupts this thread; if it happens, a later request restarts it.
+		}
+		catch (RuntimeException | Error ex) {
+			logger.log(Level.ERROR, "workqueue '" + this.name + "': the thread that sends batches to Redis failed", ex);
+			throw ex;
+		}
+		finally {
+			synchronized (this) {
+				this.running = false;
+				if (!this.adds.isEmpty() || !this.dones.isEmpty() || hasTakers()) {
+					wakeSender();
+				}
+			}
+		}
+	}
+
+	/**
+	 * Waits until there is something to send, and takes it.
+	 * @return the batch, or {@code null} when the queue is shutting down and nothing is
+	 * left to send
+	 */
+	private synchronized @Nullable Batch next() throws InterruptedException {
+		while (true) {
+			long now = System.nanoTime();
+			boolean retryDue = now - this.retryAt >= 0;
+			boolean takersDue = hasTakers() && (this.hinted || now - this.pollAt >= 0);
+			if (!this.adds.isEmpty() || (retryDue && (!this.dones.isEmpty() || takersDue))) {
+				break;
+			}
+			if (this.shuttingDown && this.adds.isEmpty() && this.dones.isEmpty()) {
+				this.running = false;
+				return null;
+			}
+			long wait = Long.MAX_VALUE;
+			if (!this.dones.isEmpty() || hasTakers()) {
+				wait = this.retryAt - now;
+			}
+			if (retryDue && hasTakers()) {
+				wait = this.pollAt - now;
+			}
+			if (wait == Long.MAX_VALUE) {
+				wait();
+			}
+			else {
+				TimeUnit.NANOSECONDS.timedWait(this, Math.max(1, wait));
+			}
+		}
+		this.hinted = false;
+		boolean retryDue = System.nanoTime() - this.retryAt >= 0;
+		List<AddRequest> addBatch = takeUpTo(this.adds);
+		List<DoneRequest> doneBatch = retryDue ? takeUpTo(this.dones) : List.of();
+		int wanted = retryDue ? Math.min(MOST_PER_BATCH, countTakers()) : 0;
+		List<Taker> included = new ArrayList<>(wanted);
+		for (Taker taker : this.takers) {
+			if (included.size() == wanted) {
+				break;
+			}
+			included.add(taker);
+		}
+		return new Batch(addBatch, doneBatch, included);
+	}
+
+	private static <R> List<R> takeUpTo(ArrayDeque<R> pending) {
+		List<R> taken = new ArrayList<>(Math.min(pending.size(), MOST_PER_BATCH));
+		while (!pending.isEmpty() && taken.size() < MOST_PER_BATCH) {
+			taken.add(pending.poll());
+		}
+		return taken;
+	}
+
+	private boolean hasTakers() {
+		return countTakers() > 0;
+	}
+
+	/** Counts the takers still waiting, dropping the others. Called under the monitor. */
+	private int countTakers() {
+		this.takers.removeIf((taker) -> !taker.isWaiting());
+		return this.takers.size();
+	}
+
+	private void run(Batch batch) {
+		String[] args = batch.args(this.now.get(), this.fixedArgs);
+		long sent = System.nanoTime();
+		List<Object> reply;
+		try {
+			reply = this.link.run(Script.BATCH, ScriptOutputType.MULTI, this.keys, args);
+		}
+		catch (RedisException ex) {
+			failed(batch, ex);
+			return;
+		}
+		this.outage.succeeded();
+		synchronized (this) {
+			this.backoffNanos = FIRST_BACKOFF_NANOS;
+		}
+		int index = 1;
+		for (AddRequest add : batch.adds) {
+			add.complete((Long) reply.get(index++) == 1, null);
+		}
+		for (DoneRequest done : batch.dones) {
+			done.complete((Long) reply.get(index++) == 1);
+		}
+		List<Grant> unclaimed = new ArrayList<>();
+		int granted = 0;
+		for (; index + 3 < reply.size(); index += 4) {
+			granted++;
+			Grant grant = new Grant((String) reply.get(index), (Long) reply.get(index + 1), (Long) reply.get(index + 2),
+					(Long) reply.get(index + 3), sent);
+			if (!serve(grant)) {
+				unclaimed.add(grant);
+			}
+		}
+		if (!unclaimed.isEmpty()) {
+			giveBack(unclaimed);
+		}
+		batch.answered();
+		if (granted < batch.wanted()) {
+			long nextEventMicros = (Long) reply.get(0);
+			long wait = this.longestBlockNanos;
+			if (nextEventMicros >= 0) {
+				wait = Math.min(wait, Math.max(SHORTEST_POLL_NANOS, nextEventMicros * 1000));
+			}
+			synchronized (this) {
+				this.pollAt = System.nanoTime() + wait;
+			}
+			this.hints.listen(this::hintEnded);
+		}
+	}
+
+	/** Hands a grant to the first taker still waiting. */
+	private synchronized boolean serve(Grant grant) {
+		Taker taker;
+		while ((taker = this.takers.poll()) != null) {
+			if (taker.serve(grant)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private void giveBack(List<Grant> grants) {
+		String[] args = new String[1 + 2 * grants.size()];
+		args[0] = this.now.get();
+		for (int i = 0; i < grants.size(); i++) {
+			args[1 + 2 * i] = grants.get(i).encoded();
+			args[2 + 2 * i] = Long.toString(grants.get(i).token());
+		}
+		try {
+			this.link.run(Script.RELEASE, ScriptOutputType.INTEGER, this.keys, args);
+		}
+		catch (RedisException ex) {
+			logger.log(Level.WARNING, "workqueue '" + this.name + "': could not give back " + grants.size()
+					+ " leases that no thread waited for any more (" + ex + "); they come back when they expire");
+		}
+	}
+
+	/**
+	 * A blocking pop ended: a hint wakes the takers' next batch; a hint that finds no
+	 * taker here is passed on to another instance.
+	 */
+	private void hintEnded(boolean popped) {
+		if (!popped) {
+			return;
+		}
+		boolean passOn;
+		synchronized (this) {
+			passOn = !hasTakers();
+			if (!passOn) {
+				this.hinted = true;
+				notifyAll();
+			}
+		}
+		if (passOn && !this.shuttingDownNow()) {
+			try {
+				this.link.pushHint(this.wakeKey);
+			}
+			catch (RedisException ex) {
+				// The hint is lost; the other instances poll within longestBlock.
+			}
+		}
+	}
+
+	private synchronized boolean shuttingDownNow() {
+		return this.shuttingDown;
+	}
+
+	private void failed(Batch batch, RedisException ex) {
+		this.outage.failed(ex);
+		batch.answered();
+		for (AddRequest add : batch.adds) {
+			add.complete(false, ex);
+		}
+		List<DoneRequest> retry = new ArrayList<>();
+		long now = System.nanoTime();
+		for (DoneRequest done : batch.dones) {
+			if (now - done.giveUpAtNanos > 0 || done.requester.isInterrupted()) {
+				done.complete(null);
+			}
+			else {
+				retry.add(done);
+			}
+		}
+		synchronized (this) {
+			for (int i = retry.size() - 1; i >= 0; i--) {
+				this.dones.addFirst(retry.get(i));
+			}
+			this.retryAt = now + this.backoffNanos;
+			this.backoffNanos = Math.min(this.backoffNanos * 2, LONGEST_BACKOFF_NANOS);
+		}
+	}
+
+	/** What one batch carries. */
+	private record Batch(List<AddRequest> adds, List<DoneRequest> dones, List<Taker> takers) {
+
+		int wanted() {
+			return this.takers.size();
+		}
+
+		/** Tells the takers this batch asked for that it was answered (or failed). */
+		void answered() {
+			this.takers.forEach(Taker::tried);
+		}
+
+		String[] args(String now, String[] fixed) {
+			String[] args = new String[8 + this.adds.size() + 2 * this.dones.size()];
+			args[0] = now;
+			System.arraycopy(fixed, 0, args, 1, fixed.length);
+			args[5] = Integer.toString(this.adds.size());
+			args[6] = Integer.toString(this.dones.size());
+			args[7] = Integer.toString(wanted());
+			int i = 8;
+			for (AddRequest add : this.adds) {
+				args[i++] = add.encoded;
+			}
+			for (DoneRequest done : this.dones) {
+				args[i++] = done.lease.encoded;
+				args[i++] = Long.toString(done.lease.token);
+			}
+			return args;
+		}
+
+	}
+
+	/** A request whose caller waits, uninterruptibly, for its outcome. */
+	private abstract static class Request {
+
+		private boolean completed;
+
+		final synchronized void await() {
+			boolean interrupted = false;
+			while (!this.completed) {
+				try {
+					wait();
+				}
+				catch (InterruptedException ex) {
+					interrupted = true;
+				}
+			}
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+
+		final synchronized void completed() {
+			this.completed = true;
+			notifyAll();
+		}
+
+	}
+
+	private static final class AddRequest extends Request {
+
+		final String encoded;
+
+		boolean made;
+
+		@Nullable RedisException failure;
+
+		AddRequest(String encoded) {
+			this.encoded = encoded;
+		}
+
+		void complete(boolean made, @Nullable RedisException failure) {
+			synchronized (this) {
+				this.made = made;
+				this.failure = failure;
+			}
+			completed();
+		}
+
+	}
+
+	private static final class DoneRequest extends Request {
+
+		final HeldLease lease;
+
+		final long giveUpAtNanos;
+
+		final Thread requester;
+
+		@Nullable Boolean accepted;
+
+		DoneRequest(HeldLease lease, long giveUpAtNanos, Thread requester) {
+			this.lease = lease;
+			this.giveUpAtNanos = giveUpAtNanos;
+			this.requester = requester;
+		}
+
+		void complete(@Nullable Boolean accepted) {
+			synchronized (this) {
+				this.accepted = accepted;
+			}
+			completed();
+		}
+
+	}
+
+	/**
+	 * A thread waiting in {@link #take}: waiting until it is served a grant or cancelled
+	 * (timeout, interrupt, shutdown), whichever comes first; then never again.
+	 */
+	private static final class Taker {
+
+		boolean waiting = true;
+
+		/** A batch that asked Redis for this taker was answered. */
+		boolean tried;
+
+		@Nullable Grant grant;
+
+		synchronized void tried() {
+			this.tried = true;
+			notifyAll();
+		}
+
+		synchronized boolean isWaiting() {
+			return this.waiting;
+		}
+
+		synchronized boolean serve(Grant served) {
+			if (!this.waiting) {
+				return false;
+			}
+			this.waiting = false;
+			this.grant = served;
+			notifyAll();
+			return true;
+		}
+
+		synchronized void cancel() {
+			this.waiting = false;
+			notifyAll();
+		}
+
+	}
+
+}

@@ -1,0 +1,165 @@
+package io.github.workqueue.redis.internal;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import io.github.workqueue.redis.RedisQueue;
+import io.github.workqueue.redis.RedisQueueStats;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.ScriptOutputType;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Keeps one instance's leases alive: every third of the lease duration, one renew script
+ * extends every lease in {@link HeldLeases} whose taking thread still lives, and marks
+ * lost the ones Redis says are no longer this lease's (they expired). The lease of a
+ * thread that ended without {@code done} leaves {@link HeldLeases} and is no longer
+ * renewed. Also publishes, on the same beat, the unfinished-work and queue-wide gauges.
+ * Thread-safe: one scheduler thread runs the renewals.
+ *
+ * @param <T> the type of the items
+ */
+final class LeaseRenewer<T> {
+
+	private static final System.Logger logger = System.getLogger(RedisQueue.class.getName());
+
+	private final String name;
+
+	private final RedisLink link;
+
+	private final QueueKeys keys;
+
+	private final HeldLeases<T> held;
+
+	private final String leaseMicros;
+
+	private final Supplier<String> now;
+
+	private final @Nullable RedisQueueMetrics metrics;
+
+	private final Supplier<RedisQueueStats> stats;
+
+	private final OutageLog outage;
+
+	private final Runnable onLeaseDropped;
+
+	private final ScheduledExecutorService scheduler;
+
+	LeaseRenewer(String name, RedisLink link, QueueKeys keys, HeldLeases<T> held, String leaseMicros,
+			Supplier<String> now, @Nullable RedisQueueMetrics metrics, Supplier<RedisQueueStats> stats,
+			OutageLog outage, Runnable onLeaseDropped) {
+		this.name = name;
+		this.link = link;
+		this.keys = keys;
+		this.held = held;
+		this.leaseMicros = leaseMicros;
+		this.now = now;
+		this.metrics = metrics;
+		this.stats = stats;
+		this.outage = outage;
+		this.onLeaseDropped = onLeaseDropped;
+		this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "workqueue-redis-" + name + "-leases");
+			thread.setDaemon(true);
+			return thread;
+		});
+	}
+
+	/** Renews every third of the lease duration from now on. */
+	void start(Duration leaseDuration) {
+		long period = Math.max(1, leaseDuration.toNanos() / 3);
+		this.scheduler.scheduleAtFixedRate(this::renew, period, period, TimeUnit.NANOSECONDS);
+	}
+
+	/** Stops renewing, for good. */
+	void stop() {
+		this.scheduler.shutdownNow();
+	}
+
+	/**
+	 * Extends every lease this instance holds; marks the ones Redis says are no longer
+	 * its own.
+	 */
+	private void renew() {
+		try {
+			List<HeldLease> leases = dropLeasesOfDeadThreads(this.held.all());
+			long now = System.nanoTime();
+			long total = 0;
+			long longest = 0;
+			for (HeldLease lease : leases) {
+				long running = now - lease.takenNanos;
+				total += running;
+				longest = Math.max(longest, running);
+			}
+			if (this.metrics != null) {
+				this.metrics.unfinished(total, longest);
+				this.metrics.shared(this.stats.get());
+			}
+			if (leases.isEmpty()) {
+				return;
+			}
+			String[] args = new String[2 + 2 * leases.size()];
+			args[0] = this.now.get();
+			args[1] = this.leaseMicros;
+			for (int i = 0; i < leases.size(); i++) {
+				args[2 + 2 * i] = leases.get(i).encoded;
+				args[3 + 2 * i] = Long.toString(leases.get(i).token);
+			}
+			long sent = System.nanoTime();
+			List<Long> renewed = this.link.run(Script.RENEW, ScriptOutputType.MULTI, this.keys.all(), args);
+			this.outage.succeeded();
+			long deadline = renewed.get(0);
+			for (int i = 0; i < leases.size(); i++) {
+				HeldLease lease = leases.get(i);
+				if (renewed.get(i + 1) == 1) {
+					lease.deadlineMicros = deadline;
+					lease.confirmedNanos = sent;
+				}
+				else if (!lease.lost && !lease.ended) {
+					lease.lost = true;
+					logger.log(Level.WARNING, "workqueue '" + this.name + "': lost the lease of " + lease.encoded
+							+ " while processing it: it expired, so the item may be processing elsewhere");
+				}
+			}
+		}
+		catch (RedisException ex) {
+			this.outage.failed(ex);
+		}
+		catch (RuntimeException ex) {
+			logger.log(Level.ERROR, "workqueue '" + this.name + "': renewing leases failed", ex);
+		}
+	}
+
+	/**
+	 * A lease is renewed only while its processing lives: the lease of a thread that
+	 * ended without done (an Error, a thread killed) is dropped, no longer renewed, so
+	 * that it expires and the item is delivered again, counted as a redelivery.
+	 * @return the leases whose takers live
+	 */
+	private List<HeldLease> dropLeasesOfDeadThreads(List<HeldLease> leases) {
+		List<HeldLease> live = new ArrayList<>(leases.size());
+		for (HeldLease lease : leases) {
+			if (lease.taker.isAlive()) {
+				live.add(lease);
+				continue;
+			}
+			@SuppressWarnings("unchecked")
+			T item = (T) lease.item;
+			if (this.held.remove(item, lease)) {
+				logger.log(Level.WARNING,
+						"workqueue '" + this.name + "': thread '" + lease.taker.getName() + "' ended without done of "
+								+ lease.encoded + "; its lease " + lease.token
+								+ " is no longer renewed, so the item will be delivered again when it expires");
+				this.onLeaseDropped.run();
+			}
+		}
+		return live;
+	}
+
+}

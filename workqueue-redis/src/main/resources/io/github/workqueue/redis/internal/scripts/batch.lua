@@ -1,0 +1,187 @@
+-- One round trip for what an instance's threads asked meanwhile, in this order: adds, dones,
+-- then leases for its idle getters (so an item added here can go straight to a getter here).
+-- Each step reads and writes all its items with one command per key (HMGET, HSET, ZADD... with
+-- many arguments): a script's cost is mostly per command, so a batch of many items costs
+-- little more than a batch of one.
+-- ARGV: now, holder, lease in microseconds, most lease expiries in a row before parking (-1:
+-- never), how long an ended lease is remembered (microseconds), number of adds A, number of
+-- dones D, number of leases wanted G, then A items, then D (item, token) pairs.
+-- Returns {microseconds until the next waiting item or lease deadline (-1 if none), A add
+-- results (1 made dirty, 0 joined an earlier add), D done results (1 accepted, 0 rejected),
+-- then per lease granted: item, token, deadline, microseconds it was dirty before}.
+local holder, leaseMicros, maxExpiries, endedMicros = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local addCount, doneCount, wanted = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
+local result = { 0 }
+local nowText = int(now)
+
+-- Due waiting items enter the FIFO before the items added now, as they were ready first.
+if addCount > 0 or wanted > 0 then
+  promoteDue()
+end
+
+-- Adds (client-go's add): an add supersedes a waiting entry; dedup while dirty; an item in
+-- flight is only marked, and runs again after its done.
+if addCount > 0 then
+  local items = {}
+  for i = 1, addCount do
+    items[i] = ARGV[8 + i]
+  end
+  if exists(WAITING) then
+    local ready = redis.call('ZMSCORE', WAITING, unpack(items))
+    local superseded = {}
+    for i, item in ipairs(items) do
+      if ready[i] then
+        superseded[#superseded + 1] = item
+      end
+    end
+    if #superseded > 0 then
+      redis.call('ZREM', WAITING, unpack(superseded))
+      redis.call('HDEL', ORDER, unpack(superseded))
+    end
+  end
+  local dirty = redis.call('HMGET', DIRTY, unpack(items))
+  local inFlight = redis.call('HMGET', INFLIGHT, unpack(items))
+  local marked, marks, pushed = {}, {}, {}
+  for i, item in ipairs(items) do
+    if dirty[i] or marked[item] then
+      result[#result + 1] = 0
+    else
+      marked[item] = true
+      marks[#marks + 1] = item
+      marks[#marks + 1] = nowText
+      if not inFlight[i] then
+        pushed[#pushed + 1] = item
+      end
+      result[#result + 1] = 1
+    end
+  end
+  if #marks > 0 then
+    redis.call('HSET', DIRTY, unpack(marks))
+    if exists(PARKED) then
+      local unparked = {}
+      for i = 1, #marks, 2 do
+        unparked[#unparked + 1] = marks[i]
+      end
+      redis.call('HDEL', PARKED, unpack(unparked))
+    end
+  end
+  if #pushed > 0 then
+    redis.call('RPUSH', QUEUE, unpack(pushed))
+    queued = queued + #pushed
+  end
+end
+
+-- Dones: a lease ends only by its own token (fencing); a repeat of an accepted done (a retry
+-- whose first reply was lost) is accepted again while the item's last ended lease is still
+-- that one; the item runs again if it was added meanwhile.
+if doneCount > 0 then
+  local window = tonumber(redis.call('HGET', COUNTERS, 'endedSince') or 0)
+  if now - window >= endedMicros then
+    -- A new window: what ended two windows ago is forgotten (freed in the background).
+    redis.call('UNLINK', ENDED_OLD)
+    if redis.call('EXISTS', ENDED) == 1 then
+      redis.call('RENAME', ENDED, ENDED_OLD)
+    end
+    redis.call('HSET', COUNTERS, 'endedSince', nowText)
+  end
+  local items, tokens = {}, {}
+  for j = 1, doneCount do
+    items[j] = ARGV[7 + addCount + 2 * j]
+    tokens[j] = ARGV[8 + addCount + 2 * j]
+  end
+  local leases = redis.call('HMGET', INFLIGHT, unpack(items))
+  local deadlines = redis.call('ZMSCORE', LEASES, unpack(items))
+  local endedNow, finished, endedMembers, unknown = {}, {}, {}, {}
+  for j, item in ipairs(items) do
+    local live = leases[j] and deadlines[j] and tonumber(deadlines[j]) > now
+      and string.match(leases[j], '^(%S+)') == tokens[j]
+    if live and not endedNow[item] then
+      endedNow[item] = tokens[j]
+      finished[#finished + 1] = item
+      endedMembers[#endedMembers + 1] = item
+      endedMembers[#endedMembers + 1] = tokens[j]
+      result[#result + 1] = 1
+    elseif endedNow[item] == tokens[j] then
+      result[#result + 1] = 1
+    else
+      unknown[#unknown + 1] = j
+      result[#result + 1] = 0
+    end
+  end
+  if #unknown > 0 then
+    local fields = {}
+    for i, j in ipairs(unknown) do
+      fields[i] = items[j]
+    end
+    local recent = redis.call('HMGET', ENDED, unpack(fields))
+    local older = redis.call('HMGET', ENDED_OLD, unpack(fields))
+    local rejected = 0
+    for i, j in ipairs(unknown) do
+      if recent[i] == tokens[j] or older[i] == tokens[j] then
+        result[1 + addCount + j] = 1
+      else
+        rejected = rejected + 1
+      end
+    end
+    if rejected > 0 then
+      redis.call('HINCRBY', COUNTERS, 'rejected', rejected)
+    end
+  end
+  if #finished > 0 then
+    redis.call('HDEL', INFLIGHT, unpack(finished))
+    redis.call('ZREM', LEASES, unpack(finished))
+    redis.call('HSET', ENDED, unpack(endedMembers))
+    if exists(EXPIRIES) then
+      redis.call('HDEL', EXPIRIES, unpack(finished))
+    end
+    local dirty = redis.call('HMGET', DIRTY, unpack(finished))
+    local again = {}
+    for i, item in ipairs(finished) do
+      if dirty[i] then
+        again[#again + 1] = item
+      end
+    end
+    if #again > 0 then
+      redis.call('RPUSH', QUEUE, unpack(again))
+      queued = queued + #again
+    end
+  end
+end
+
+-- Leases for the idle getters, from the head of the FIFO, after expired leases went back.
+local granted = 0
+if wanted > 0 then
+  reapExpired(maxExpiries)
+  local items = redis.call('LPOP', QUEUE, wanted)
+  if items then
+    local since = redis.call('HMGET', DIRTY, unpack(items))
+    redis.call('HDEL', DIRTY, unpack(items))
+    -- Fencing tokens only move forward, even after Redis lost its last writes (the counter
+    -- rolled back): a token is at least the grant's time in microseconds, which a restart
+    -- cannot undo.
+    local token = math.max(tonumber(redis.call('HGET', COUNTERS, 'tokens') or 0), now - 1)
+    local deadline = now + leaseMicros
+    local deadlineText = int(deadline)
+    local holds, deadlines = {}, {}
+    for i, item in ipairs(items) do
+      token = token + 1
+      holds[#holds + 1] = item
+      holds[#holds + 1] = int(token) .. ' ' .. holder .. ' ' .. nowText
+      deadlines[#deadlines + 1] = deadlineText
+      deadlines[#deadlines + 1] = item
+      result[#result + 1] = item
+      result[#result + 1] = token
+      result[#result + 1] = deadline
+      result[#result + 1] = math.max(0, now - tonumber(since[i] or now))
+    end
+    redis.call('HSET', INFLIGHT, unpack(holds))
+    redis.call('ZADD', LEASES, unpack(deadlines))
+    redis.call('HSET', COUNTERS, 'tokens', int(token))
+    granted = #items
+  end
+end
+if granted < wanted then
+  result[1] = nextEvent()
+end
+finish()
+return result
