@@ -33,6 +33,8 @@ public final class RedisQueueBuilder {
 
 	private int maxRedeliveries = 5;
 
+	private int shards = 1;
+
 	private RateLimiter<?> rateLimiter = RateLimiters.controllerDefault(Clock.system());
 
 	private MetricsProvider metricsProvider = MetricsProvider.noop();
@@ -92,6 +94,25 @@ public final class RedisQueueBuilder {
 			throw new IllegalArgumentException("maxRedeliveries must not be negative, was " + maxRedeliveries);
 		}
 		this.maxRedeliveries = maxRedeliveries;
+		return this;
+	}
+
+	/**
+	 * Spreads the queue over several shards, each under a hash tag of its own chosen so
+	 * that a Redis Cluster puts them on different masters (their slots are spread evenly
+	 * over the slot range). An item always lives in the same shard (by a hash of its
+	 * encoded form), so every per-item guarantee holds as with one shard; the instances
+	 * take from the shards in turn. Items come out in the order added within a shard, not
+	 * across shards. Token buckets stay queue-wide (kept in the first shard). Every
+	 * instance of a queue must use the same number of shards.
+	 * @param shards from 1 (the default) to 1024
+	 * @return this builder
+	 */
+	public RedisQueueBuilder shards(int shards) {
+		if (shards < 1 || shards > 1024) {
+			throw new IllegalArgumentException("shards must be from 1 to 1024, was " + shards);
+		}
+		this.shards = shards;
 		return this;
 	}
 
@@ -161,9 +182,9 @@ public final class RedisQueueBuilder {
 		RedisQueueMetrics metrics = (this.metricsProvider != MetricsProvider.noop())
 				? new RedisQueueMetrics(this.name, this.metricsProvider) : null;
 		Duration longestBlock = (this.redisTimeMicros != null) ? Duration.ofMillis(10) : Duration.ofSeconds(1);
-		return new DefaultRedisQueue<>(new DefaultRedisQueue.Settings<>(this.name, this.prefix, this.connection.link(),
-				codec, this.holder, this.leaseDuration, this.maxRedeliveries, (RateLimiter<? super T>) this.rateLimiter,
-				this.redisTimeMicros, longestBlock, metrics));
+		return new DefaultRedisQueue<>(new DefaultRedisQueue.Settings<>(this.name, this.prefix, this.shards,
+				this.connection.link(), codec, this.holder, this.leaseDuration, this.maxRedeliveries,
+				(RateLimiter<? super T>) this.rateLimiter, this.redisTimeMicros, longestBlock, metrics));
 	}
 
 	private static String defaultHolder() {

@@ -113,6 +113,13 @@ public class WorkQueueProperties {
 		private @Nullable String keyPrefix;
 
 		/**
+		 * Redis queues: how many shards the queue is spread over, each on its own Redis
+		 * Cluster master; order is kept within a shard only. Every instance must use the
+		 * same number. Defaults to 1.
+		 */
+		private @Nullable Integer shards;
+
+		/**
 		 * How retries are spaced.
 		 */
 		private final RateLimiterProperties rateLimiter = new RateLimiterProperties();
@@ -147,6 +154,14 @@ public class WorkQueueProperties {
 
 		public void setKeyPrefix(@Nullable String keyPrefix) {
 			this.keyPrefix = keyPrefix;
+		}
+
+		public @Nullable Integer getShards() {
+			return this.shards;
+		}
+
+		public void setShards(@Nullable Integer shards) {
+			this.shards = shards;
 		}
 
 		public @Nullable Class<?> getItemType() {

@@ -1,6 +1,7 @@
 package io.github.workqueue.redis.internal;
 
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,11 +15,17 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Sends to Redis together what one instance's threads ask of one queue: adds, dones, and
- * leases for the threads waiting in {@code get}, all in one run of {@code batch.lua}
- * (adds first, then dones, then leases, so that an item added here can go to a getter
- * here in the same round trip). One thread sends the batches: while one is on its way the
- * next gathers, so a round trip carries more the more threads ask, and Redis runs one
- * script where it ran one per call.
+ * leases for the threads waiting in {@code get}, in one run of {@code batch.lua} per
+ * shard (adds first, then dones, then leases, so that an item added here can go to a
+ * getter here in the same round trip); the scripts for several shards are sent together.
+ * One thread sends the batches: while one is on its way the next gathers, so a round trip
+ * carries more the more threads ask, and Redis runs one script where it ran one per call.
+ *
+ * <p>
+ * Leases are asked of one shard per batch, the shards in turn, so that every shard is
+ * served; a shard that has fewer than asked for passes the turn on at once, and only when
+ * every shard in a row had too few do the takers wait (for a hint from any shard, or the
+ * soonest waiting item or lease deadline of all).
  *
  * <p>
  * A thread waiting in {@link #take} holds a {@link Taker}. A lease is granted only for a
@@ -26,9 +33,9 @@ import org.jspecify.annotations.Nullable;
  * when the reply comes (the others timed out, were interrupted or released by shutdown),
  * and a grant that finds none is given back at once (its item returns to the head of the
  * queue, not counted as a redelivery). While takers wait and Redis has nothing for them,
- * one {@code BLPOP} per instance ({@link WakeHints}) waits for a hint, and the batch runs
- * again at the latest when the next waiting item or lease deadline is due, or after
- * {@code longestBlock}.
+ * one {@code BLPOP} per instance and shard ({@link WakeHints}) waits for a hint, and the
+ * batch runs again at the latest when the next waiting item or lease deadline is due, or
+ * after {@code longestBlock}.
  *
  * <p>
  * Through an outage, adds fail at once (the caller sees the exception, as with any Redis
@@ -59,9 +66,7 @@ final class Batcher {
 
 	private final RedisLink link;
 
-	private final String[] keys;
-
-	private final String wakeKey;
+	private final Shards shards;
 
 	private final Supplier<String> now;
 
@@ -72,7 +77,8 @@ final class Batcher {
 
 	private final OutageLog outage;
 
-	private final WakeHints hints;
+	/** One listener per shard. */
+	private final List<WakeHints> hints;
 
 	private final ArrayDeque<AddRequest> adds = new ArrayDeque<>();
 
@@ -95,24 +101,35 @@ final class Batcher {
 
 	private boolean shuttingDown;
 
-	Batcher(String name, RedisLink link, QueueKeys keys, Supplier<String> now, String[] fixedArgs,
+	/** The shard the next batch asks for leases. */
+	private int turn;
+
+	/** Shards in a row that had fewer leases than asked for, and their soonest event. */
+	private int shortShards;
+
+	private long soonestEventMicros = -1;
+
+	Batcher(String name, RedisLink link, Shards shards, Supplier<String> now, String[] fixedArgs,
 			long longestBlockNanos, OutageLog outage) {
 		this.name = name;
 		this.link = link;
-		this.keys = keys.all();
-		this.wakeKey = keys.wake();
+		this.shards = shards;
 		this.now = now;
 		this.fixedArgs = fixedArgs.clone();
 		this.longestBlockNanos = longestBlockNanos;
 		this.outage = outage;
-		this.hints = link.wakeHints(keys.wake(), java.time.Duration.ofNanos(longestBlockNanos));
+		List<WakeHints> listeners = new ArrayList<>(shards.count());
+		for (int shard = 0; shard < shards.count(); shard++) {
+			listeners.add(link.wakeHints(shards.keys(shard).wake(), Duration.ofNanos(longestBlockNanos)));
+		}
+		this.hints = List.copyOf(listeners);
 	}
 
 	/**
 	 * A lease granted by a batch, with when that batch was sent (the lease's liveness
 	 * counts from then).
 	 */
-	record Grant(String encoded, long token, long deadlineMicros, long queuedMicros, long sentNanos) {
+	record Grant(int shard, String encoded, long token, long deadlineMicros, long queuedMicros, long sentNanos) {
 	}
 
 	/**
@@ -121,7 +138,7 @@ final class Batcher {
 	 * @throws RedisException if the batch failed
 	 */
 	boolean add(String encoded) {
-		AddRequest request = new AddRequest(encoded);
+		AddRequest request = new AddRequest(this.shards.of(encoded), encoded);
 		synchronized (this) {
 			this.adds.add(request);
 			wakeSender();
@@ -141,7 +158,8 @@ final class Batcher {
 	 * not be reached in time
 	 */
 	@Nullable Boolean done(HeldLease lease, long giveUpAtNanos) {
-		DoneRequest request = new DoneRequest(lease, giveUpAtNanos, Thread.currentThread());
+		DoneRequest request = new DoneRequest(this.shards.of(lease.encoded), lease, giveUpAtNanos,
+				Thread.currentThread());
 		synchronized (this) {
 			this.dones.add(request);
 			wakeSender();
@@ -210,7 +228,7 @@ final class Batcher {
 			this.takers.clear();
 			notifyAll();
 		}
-		this.hints.close();
+		this.hints.forEach(WakeHints::close);
 	}
 
 	/** Starts the sending thread if none runs, or wakes it. Called under the monitor. */
@@ -292,7 +310,11 @@ final class Batcher {
 			}
 			included.add(taker);
 		}
-		return new Batch(addBatch, doneBatch, included);
+		int shard = this.turn;
+		if (wanted > 0) {
+			this.turn = (this.turn + 1) % this.shards.count();
+		}
+		return new Batch(addBatch, doneBatch, included, shard);
 	}
 
 	private static <R> List<R> takeUpTo(ArrayDeque<R> pending) {
@@ -313,34 +335,72 @@ final class Batcher {
 		return this.takers.size();
 	}
 
+	/**
+	 * Sends the batch's script to each shard it concerns, all together, then reads them.
+	 */
 	private void run(Batch batch) {
-		String[] args = batch.args(this.now.get(), this.fixedArgs);
+		String now = this.now.get();
 		long sent = System.nanoTime();
-		List<Object> reply;
-		try {
-			reply = this.link.run(Script.BATCH, ScriptOutputType.MULTI, this.keys, args);
+		List<ShardBatch> parts = batch.byShard(this.shards.count());
+		List<Supplier<List<Object>>> replies = new ArrayList<>(parts.size());
+		for (ShardBatch part : parts) {
+			try {
+				RedisLink.Sent<List<Object>> script = this.link.send(Script.BATCH, ScriptOutputType.MULTI,
+						this.shards.keys(part.shard).all(), part.args(now, this.fixedArgs));
+				replies.add(script::reply);
+			}
+			catch (RuntimeException ex) {
+				// Not connected, or the client was shut down: a failure like any other.
+				replies.add(() -> {
+					throw ex;
+				});
+			}
 		}
-		catch (RedisException ex) {
-			failed(batch, ex);
-			return;
+		// The takers learn that Redis had nothing for them only once every shard was
+		// asked.
+		boolean answered = true;
+		for (int i = 0; i < parts.size(); i++) {
+			ShardBatch part = parts.get(i);
+			List<Object> reply;
+			try {
+				reply = replies.get(i).get();
+			}
+			catch (RuntimeException ex) {
+				failed(part, (ex instanceof RedisException redis) ? redis : new RedisException(ex));
+				continue;
+			}
+			this.outage.succeeded();
+			synchronized (this) {
+				this.backoffNanos = FIRST_BACKOFF_NANOS;
+			}
+			answered &= read(part, reply, sent);
 		}
-		this.outage.succeeded();
-		synchronized (this) {
-			this.backoffNanos = FIRST_BACKOFF_NANOS;
+		if (answered) {
+			batch.answered();
 		}
+	}
+
+	/**
+	 * Completes a shard's adds and dones and hands out its grants.
+	 * @return false if the shard had too few leases and another shard is to be asked
+	 */
+	private boolean read(ShardBatch part, List<Object> reply, long sent) {
 		int index = 1;
-		for (AddRequest add : batch.adds) {
+		for (AddRequest add : part.adds) {
 			add.complete((Long) reply.get(index++) == 1, null);
 		}
-		for (DoneRequest done : batch.dones) {
+		for (DoneRequest done : part.dones) {
 			done.complete((Long) reply.get(index++) == 1);
+		}
+		if (part.wanted == 0) {
+			return true;
 		}
 		List<Grant> unclaimed = new ArrayList<>();
 		int granted = 0;
 		for (; index + 3 < reply.size(); index += 4) {
 			granted++;
-			Grant grant = new Grant((String) reply.get(index), (Long) reply.get(index + 1), (Long) reply.get(index + 2),
-					(Long) reply.get(index + 3), sent);
+			Grant grant = new Grant(part.shard, (String) reply.get(index), (Long) reply.get(index + 1),
+					(Long) reply.get(index + 2), (Long) reply.get(index + 3), sent);
 			if (!serve(grant)) {
 				unclaimed.add(grant);
 			}
@@ -348,18 +408,43 @@ final class Batcher {
 		if (!unclaimed.isEmpty()) {
 			giveBack(unclaimed);
 		}
-		batch.answered();
-		if (granted < batch.wanted()) {
-			long nextEventMicros = (Long) reply.get(0);
-			long wait = this.longestBlockNanos;
-			if (nextEventMicros >= 0) {
-				wait = Math.min(wait, Math.max(SHORTEST_POLL_NANOS, nextEventMicros * 1000));
-			}
-			synchronized (this) {
-				this.pollAt = System.nanoTime() + wait;
-			}
-			this.hints.listen(this::hintEnded);
+		if (granted < part.wanted) {
+			return shardWasShort((Long) reply.get(0));
 		}
+		synchronized (this) {
+			this.shortShards = 0;
+			this.soonestEventMicros = -1;
+		}
+		return true;
+	}
+
+	/**
+	 * A shard had fewer leases than asked for: the next shard is asked at once; once
+	 * every shard in a row was short, the takers wait for a hint or the soonest event.
+	 * @return whether every shard in a row was short
+	 */
+	private boolean shardWasShort(long nextEventMicros) {
+		synchronized (this) {
+			if (nextEventMicros >= 0 && (this.soonestEventMicros < 0 || nextEventMicros < this.soonestEventMicros)) {
+				this.soonestEventMicros = nextEventMicros;
+			}
+			if (++this.shortShards < this.shards.count()) {
+				this.pollAt = System.nanoTime();
+				return false;
+			}
+			long wait = this.longestBlockNanos;
+			if (this.soonestEventMicros >= 0) {
+				wait = Math.min(wait, Math.max(SHORTEST_POLL_NANOS, this.soonestEventMicros * 1000));
+			}
+			this.pollAt = System.nanoTime() + wait;
+			this.shortShards = 0;
+			this.soonestEventMicros = -1;
+		}
+		for (int shard = 0; shard < this.hints.size(); shard++) {
+			int hinted = shard;
+			this.hints.get(shard).listen((popped) -> hintEnded(hinted, popped));
+		}
+		return true;
 	}
 
 	/** Hands a grant to the first taker still waiting. */
@@ -373,6 +458,7 @@ final class Batcher {
 		return false;
 	}
 
+	/** Gives back grants of one shard that no taker waited for any more. */
 	private void giveBack(List<Grant> grants) {
 		String[] args = new String[1 + 2 * grants.size()];
 		args[0] = this.now.get();
@@ -381,9 +467,10 @@ final class Batcher {
 			args[2 + 2 * i] = Long.toString(grants.get(i).token());
 		}
 		try {
-			this.link.run(Script.RELEASE, ScriptOutputType.INTEGER, this.keys, args);
+			this.link.run(Script.RELEASE, ScriptOutputType.INTEGER, this.shards.keys(grants.get(0).shard()).all(),
+					args);
 		}
-		catch (RedisException ex) {
+		catch (RuntimeException ex) {
 			logger.log(Level.WARNING, "workqueue '" + this.name + "': could not give back " + grants.size()
 					+ " leases that no thread waited for any more (" + ex + "); they come back when they expire");
 		}
@@ -393,7 +480,7 @@ final class Batcher {
 	 * A blocking pop ended: a hint wakes the takers' next batch; a hint that finds no
 	 * taker here is passed on to another instance.
 	 */
-	private void hintEnded(boolean popped) {
+	private void hintEnded(int shard, boolean popped) {
 		if (!popped) {
 			return;
 		}
@@ -402,14 +489,15 @@ final class Batcher {
 			passOn = !hasTakers();
 			if (!passOn) {
 				this.hinted = true;
+				this.turn = shard;
 				notifyAll();
 			}
 		}
 		if (passOn && !this.shuttingDownNow()) {
 			try {
-				this.link.pushHint(this.wakeKey);
+				this.link.pushHint(this.shards.keys(shard).wake());
 			}
-			catch (RedisException ex) {
+			catch (RuntimeException ex) {
 				// The hint is lost; the other instances poll within longestBlock.
 			}
 		}
@@ -419,15 +507,14 @@ final class Batcher {
 		return this.shuttingDown;
 	}
 
-	private void failed(Batch batch, RedisException ex) {
+	private void failed(ShardBatch part, RedisException ex) {
 		this.outage.failed(ex);
-		batch.answered();
-		for (AddRequest add : batch.adds) {
+		for (AddRequest add : part.adds) {
 			add.complete(false, ex);
 		}
 		List<DoneRequest> retry = new ArrayList<>();
 		long now = System.nanoTime();
-		for (DoneRequest done : batch.dones) {
+		for (DoneRequest done : part.dones) {
 			if (now - done.giveUpAtNanos > 0 || done.requester.isInterrupted()) {
 				done.complete(null);
 			}
@@ -444,17 +531,42 @@ final class Batcher {
 		}
 	}
 
-	/** What one batch carries. */
-	private record Batch(List<AddRequest> adds, List<DoneRequest> dones, List<Taker> takers) {
-
-		int wanted() {
-			return this.takers.size();
-		}
+	/** What one batch carries: leases are asked of {@code shard}. */
+	private record Batch(List<AddRequest> adds, List<DoneRequest> dones, List<Taker> takers, int shard) {
 
 		/** Tells the takers this batch asked for that it was answered (or failed). */
 		void answered() {
 			this.takers.forEach(Taker::tried);
 		}
+
+		/** The batch's part for each shard it concerns. */
+		List<ShardBatch> byShard(int shards) {
+			List<ShardBatch> parts = new ArrayList<>();
+			for (int shard = 0; shard < shards; shard++) {
+				int wanted = (shard == this.shard) ? this.takers.size() : 0;
+				List<AddRequest> shardAdds = new ArrayList<>();
+				for (AddRequest add : this.adds) {
+					if (add.shard == shard) {
+						shardAdds.add(add);
+					}
+				}
+				List<DoneRequest> shardDones = new ArrayList<>();
+				for (DoneRequest done : this.dones) {
+					if (done.shard == shard) {
+						shardDones.add(done);
+					}
+				}
+				if (wanted > 0 || !shardAdds.isEmpty() || !shardDones.isEmpty()) {
+					parts.add(new ShardBatch(shard, shardAdds, shardDones, wanted));
+				}
+			}
+			return parts;
+		}
+
+	}
+
+	/** One shard's part of a batch: one run of batch.lua. */
+	private record ShardBatch(int shard, List<AddRequest> adds, List<DoneRequest> dones, int wanted) {
 
 		String[] args(String now, String[] fixed) {
 			String[] args = new String[8 + this.adds.size() + 2 * this.dones.size()];
@@ -462,7 +574,7 @@ final class Batcher {
 			System.arraycopy(fixed, 0, args, 1, fixed.length);
 			args[5] = Integer.toString(this.adds.size());
 			args[6] = Integer.toString(this.dones.size());
-			args[7] = Integer.toString(wanted());
+			args[7] = Integer.toString(this.wanted);
 			int i = 8;
 			for (AddRequest add : this.adds) {
 				args[i++] = add.encoded;
@@ -505,13 +617,16 @@ final class Batcher {
 
 	private static final class AddRequest extends Request {
 
+		final int shard;
+
 		final String encoded;
 
 		boolean made;
 
 		@Nullable RedisException failure;
 
-		AddRequest(String encoded) {
+		AddRequest(int shard, String encoded) {
+			this.shard = shard;
 			this.encoded = encoded;
 		}
 
@@ -527,6 +642,8 @@ final class Batcher {
 
 	private static final class DoneRequest extends Request {
 
+		final int shard;
+
 		final HeldLease lease;
 
 		final long giveUpAtNanos;
@@ -535,7 +652,8 @@ final class Batcher {
 
 		@Nullable Boolean accepted;
 
-		DoneRequest(HeldLease lease, long giveUpAtNanos, Thread requester) {
+		DoneRequest(int shard, HeldLease lease, long giveUpAtNanos, Thread requester) {
+			this.shard = shard;
 			this.lease = lease;
 			this.giveUpAtNanos = giveUpAtNanos;
 			this.requester = requester;

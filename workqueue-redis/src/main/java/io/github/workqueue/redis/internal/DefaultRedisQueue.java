@@ -4,6 +4,7 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -49,7 +50,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private final RedisLink link;
 
-	private final QueueKeys keys;
+	private final Shards shards;
 
 	private final ItemCodec<T> codec;
 
@@ -102,7 +103,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	public DefaultRedisQueue(Settings<T> settings) {
 		this.name = settings.name();
 		this.link = settings.link();
-		this.keys = new QueueKeys(settings.prefix(), settings.name());
+		this.shards = new Shards(settings.prefix(), settings.name(), settings.shards());
 		this.codec = settings.codec();
 		this.holder = settings.holder().replaceAll("\\s", "_");
 		this.leaseDuration = settings.leaseDuration();
@@ -115,10 +116,10 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.longestBlockNanos = settings.longestBlock().toNanos();
 		this.metrics = settings.metrics();
 		this.outage = new OutageLog(this.name);
-		this.batcher = new Batcher(this.name, this.link, this.keys, this::now,
+		this.batcher = new Batcher(this.name, this.link, this.shards, this::now,
 				new String[] { this.holder, this.leaseMicros, this.maxRedeliveries, this.endedMicros },
 				this.longestBlockNanos, this.outage);
-		this.renewer = new LeaseRenewer<>(this.name, this.link, this.keys, this.held, this.leaseMicros, this::now,
+		this.renewer = new LeaseRenewer<>(this.name, this.link, this.shards, this.held, this.leaseMicros, this::now,
 				this.metrics, this::stats, this.outage, this::signalDrain);
 		this.renewer.start(settings.leaseDuration());
 	}
@@ -129,6 +130,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 * @param <T> the type of the items
 	 * @param name the queue's name
 	 * @param prefix the first part of its keys' hash tag
+	 * @param shards how many shards the queue is spread over
 	 * @param link the connection
 	 * @param codec the item codec
 	 * @param holder this instance's name in leases
@@ -139,7 +141,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 * @param longestBlock the longest single blocking wait
 	 * @param metrics where metrics go, or {@code null} for none
 	 */
-	public record Settings<T>(String name, String prefix, RedisLink link, ItemCodec<T> codec, String holder,
+	public record Settings<T>(String name, String prefix, int shards, RedisLink link, ItemCodec<T> codec, String holder,
 			Duration leaseDuration, int maxRedeliveries, RateLimiter<? super T> rateLimiter,
 			@Nullable LongSupplier redisTimeMicros, Duration longestBlock, @Nullable RedisQueueMetrics metrics) {
 	}
@@ -175,7 +177,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			add(item);
 			return;
 		}
-		this.link.run(Script.ADD_AFTER, ScriptOutputType.INTEGER, this.keys.all(), now(), encoded,
+		this.link.run(Script.ADD_AFTER, ScriptOutputType.INTEGER, keysOf(encoded), now(), encoded,
 				Long.toString(micros));
 	}
 
@@ -188,29 +190,31 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		if (this.metrics != null) {
 			this.metrics.retried();
 		}
-		Long micros = this.link.run(Script.ADD_RATE_LIMITED, ScriptOutputType.INTEGER, this.keys.all(), now(), encoded,
-				this.limiter.json());
+		Long micros = this.link.run(Script.ADD_RATE_LIMITED, ScriptOutputType.INTEGER, keysOf(encoded), now(), encoded,
+				this.limiter.json(), reservedBuckets());
 		return Duration.ofNanos(micros * 1000);
 	}
 
 	@Override
 	public void forget(T item) {
-		this.link.hashDelete(this.keys.failures(), encode(item));
+		String encoded = encode(item);
+		this.link.hashDelete(shardOf(encoded).failures(), encoded);
 	}
 
 	@Override
 	public int recordFailedAttempt(T item) {
-		return (int) Math.min(Integer.MAX_VALUE, this.link.hashIncrement(this.keys.failedAttempts(), encode(item)));
+		String encoded = encode(item);
+		return (int) Math.min(Integer.MAX_VALUE, this.link.hashIncrement(shardOf(encoded).failedAttempts(), encoded));
 	}
 
 	@Override
 	public void clearFailedAttempts(T item, boolean forget) {
 		String encoded = encode(item);
 		if (forget) {
-			this.link.hashDeletePipelined(encoded, this.keys.failedAttempts(), this.keys.failures());
+			this.link.hashDeletePipelined(encoded, shardOf(encoded).failedAttempts(), shardOf(encoded).failures());
 		}
 		else {
-			this.link.hashDelete(this.keys.failedAttempts(), encoded);
+			this.link.hashDelete(shardOf(encoded).failedAttempts(), encoded);
 		}
 	}
 
@@ -219,7 +223,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		if (!this.limiter.countsFailures()) {
 			return 0;
 		}
-		String count = this.link.hashGet(this.keys.failures(), encode(item));
+		String encoded = encode(item);
+		String count = this.link.hashGet(shardOf(encoded).failures(), encoded);
 		return (count != null) ? Integer.parseInt(count) : 0;
 	}
 
@@ -281,7 +286,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		}
 		catch (RuntimeException ex) {
 			String reason = "cannot be decoded by " + this.codec + ": " + ex;
-			this.link.run(Script.PARK, ScriptOutputType.INTEGER, this.keys.all(), now(), encoded, Long.toString(token),
+			this.link.run(Script.PARK, ScriptOutputType.INTEGER, keysOf(encoded), now(), encoded, Long.toString(token),
 					reason);
 			logger.log(Level.ERROR, "workqueue '" + this.name + "': parked item " + encoded + ", which " + reason);
 			return Optional.empty();
@@ -376,24 +381,44 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public int len() {
-		return (int) Math.min(Integer.MAX_VALUE, this.link.listLength(this.keys.queue()));
+		long length = 0;
+		for (int shard = 0; shard < this.shards.count(); shard++) {
+			length += this.link.listLength(this.shards.keys(shard).queue());
+		}
+		return (int) Math.min(Integer.MAX_VALUE, length);
 	}
 
 	@Override
 	public int waitingLen() {
-		return (int) Math.min(Integer.MAX_VALUE, this.link.sortedSetSize(this.keys.waiting()));
+		long waiting = 0;
+		for (int shard = 0; shard < this.shards.count(); shard++) {
+			waiting += this.link.sortedSetSize(this.shards.keys(shard).waiting());
+		}
+		return (int) Math.min(Integer.MAX_VALUE, waiting);
 	}
 
+	/** The figures of every shard, summed. */
 	@Override
 	public RedisQueueStats stats() {
-		List<Long> figures = this.link.run(Script.STATS, ScriptOutputType.MULTI, this.keys.all(), now());
-		return new RedisQueueStats(figures.get(0), figures.get(1), figures.get(2), figures.get(3), figures.get(4),
-				figures.get(5));
+		long[] sums = new long[6];
+		String now = now();
+		for (int shard = 0; shard < this.shards.count(); shard++) {
+			List<Long> figures = this.link.run(Script.STATS, ScriptOutputType.MULTI, this.shards.keys(shard).all(),
+					now);
+			for (int i = 0; i < sums.length; i++) {
+				sums[i] += figures.get(i);
+			}
+		}
+		return new RedisQueueStats(sums[0], sums[1], sums[2], sums[3], sums[4], sums[5]);
 	}
 
 	@Override
 	public Map<String, String> parked() {
-		return this.link.hashGetAll(this.keys.parked());
+		Map<String, String> parked = new LinkedHashMap<>();
+		for (int shard = 0; shard < this.shards.count(); shard++) {
+			parked.putAll(this.link.hashGetAll(this.shards.keys(shard).parked()));
+		}
+		return parked;
 	}
 
 	@Override
@@ -408,19 +433,23 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private boolean unpark(String encoded, String mode) {
 		Objects.requireNonNull(encoded, "encoded");
-		Long wasParked = this.link.run(Script.UNPARK, ScriptOutputType.INTEGER, this.keys.all(), now(), encoded, mode);
+		Long wasParked = this.link.run(Script.UNPARK, ScriptOutputType.INTEGER, keysOf(encoded), now(), encoded, mode);
 		return wasParked == 1;
 	}
 
 	@Override
 	public List<InFlightItem> inFlight() {
-		List<String> flat = this.link.run(Script.IN_FLIGHT, ScriptOutputType.MULTI, this.keys.all(), now());
-		Instant observedAt = microsToInstant(Long.parseLong(flat.get(0)));
-		List<InFlightItem> items = new ArrayList<>(flat.size() / 5);
-		for (int i = 1; i < flat.size(); i += 5) {
-			items.add(new InFlightItem(flat.get(i), Long.parseLong(flat.get(i + 1)), flat.get(i + 2),
-					microsToInstant(Long.parseLong(flat.get(i + 3))), microsToInstant(Long.parseLong(flat.get(i + 4))),
-					observedAt));
+		List<InFlightItem> items = new ArrayList<>();
+		String now = now();
+		for (int shard = 0; shard < this.shards.count(); shard++) {
+			List<String> flat = this.link.run(Script.IN_FLIGHT, ScriptOutputType.MULTI, this.shards.keys(shard).all(),
+					now);
+			Instant observedAt = microsToInstant(Long.parseLong(flat.get(0)));
+			for (int i = 1; i < flat.size(); i += 5) {
+				items.add(new InFlightItem(flat.get(i), Long.parseLong(flat.get(i + 1)), flat.get(i + 2),
+						microsToInstant(Long.parseLong(flat.get(i + 3))),
+						microsToInstant(Long.parseLong(flat.get(i + 4))), observedAt));
+			}
 		}
 		return items;
 	}
@@ -510,14 +539,20 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private void release(List<HeldLease> leases) {
 		leases.forEach((lease) -> lease.givenBack = true);
-		String[] args = new String[1 + 2 * leases.size()];
-		args[0] = now();
-		for (int i = 0; i < leases.size(); i++) {
-			args[1 + 2 * i] = leases.get(i).encoded;
-			args[2 + 2 * i] = Long.toString(leases.get(i).token);
-		}
 		try {
-			Long released = this.link.run(Script.RELEASE, ScriptOutputType.INTEGER, this.keys.all(), args);
+			long released = 0;
+			for (Map.Entry<Integer, List<HeldLease>> shard : byShard(leases).entrySet()) {
+				List<HeldLease> ofShard = shard.getValue();
+				String[] args = new String[1 + 2 * ofShard.size()];
+				args[0] = now();
+				for (int i = 0; i < ofShard.size(); i++) {
+					args[1 + 2 * i] = ofShard.get(i).encoded;
+					args[2 + 2 * i] = Long.toString(ofShard.get(i).token);
+				}
+				Long count = this.link.run(Script.RELEASE, ScriptOutputType.INTEGER,
+						this.shards.keys(shard.getKey()).all(), args);
+				released += count;
+			}
 			logger.log(Level.INFO, "workqueue '" + this.name + "': gave back " + released + " of " + leases.size()
 					+ " leases at shutdown; those items are queued again for the other instances");
 		}
@@ -533,6 +568,36 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 				this.drainMonitor.notifyAll();
 			}
 		}
+	}
+
+	private QueueKeys shardOf(String encoded) {
+		return this.shards.keys(this.shards.of(encoded));
+	}
+
+	private String[] keysOf(String encoded) {
+		return shardOf(encoded).all();
+	}
+
+	/** Leases grouped by shard. */
+	private Map<Integer, List<HeldLease>> byShard(List<HeldLease> leases) {
+		Map<Integer, List<HeldLease>> grouped = new LinkedHashMap<>();
+		for (HeldLease lease : leases) {
+			grouped.computeIfAbsent(this.shards.of(lease.encoded), (shard) -> new ArrayList<>()).add(lease);
+		}
+		return grouped;
+	}
+
+	/**
+	 * With several shards, the limiter's buckets live in the first shard: a token of each
+	 * is reserved there first, and their delays are passed to the item's shard (JSON).
+	 * Empty when the item's shard reserves them itself.
+	 */
+	private String reservedBuckets() {
+		if (this.shards.count() == 1 || !this.limiter.hasBuckets()) {
+			return "";
+		}
+		return this.link.run(Script.RESERVE, ScriptOutputType.VALUE, this.shards.keys(0).all(), now(),
+				this.limiter.json());
 	}
 
 	private String encode(T item) {
@@ -582,8 +647,9 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 		@Override
 		public Duration when(T item) {
-			Long micros = DefaultRedisQueue.this.link.run(Script.WHEN, ScriptOutputType.INTEGER,
-					DefaultRedisQueue.this.keys.all(), now(), encode(item), DefaultRedisQueue.this.limiter.json());
+			String encoded = encode(item);
+			Long micros = DefaultRedisQueue.this.link.run(Script.WHEN, ScriptOutputType.INTEGER, keysOf(encoded), now(),
+					encoded, DefaultRedisQueue.this.limiter.json(), reservedBuckets());
 			return Duration.ofNanos(micros * 1000);
 		}
 

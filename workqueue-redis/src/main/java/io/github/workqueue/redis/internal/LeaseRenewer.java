@@ -33,7 +33,7 @@ final class LeaseRenewer<T> {
 
 	private final RedisLink link;
 
-	private final QueueKeys keys;
+	private final Shards shards;
 
 	private final HeldLeases<T> held;
 
@@ -51,12 +51,12 @@ final class LeaseRenewer<T> {
 
 	private final ScheduledExecutorService scheduler;
 
-	LeaseRenewer(String name, RedisLink link, QueueKeys keys, HeldLeases<T> held, String leaseMicros,
+	LeaseRenewer(String name, RedisLink link, Shards shards, HeldLeases<T> held, String leaseMicros,
 			Supplier<String> now, @Nullable RedisQueueMetrics metrics, Supplier<RedisQueueStats> stats,
 			OutageLog outage, Runnable onLeaseDropped) {
 		this.name = name;
 		this.link = link;
-		this.keys = keys;
+		this.shards = shards;
 		this.held = held;
 		this.leaseMicros = leaseMicros;
 		this.now = now;
@@ -101,31 +101,8 @@ final class LeaseRenewer<T> {
 				this.metrics.unfinished(total, longest);
 				this.metrics.shared(this.stats.get());
 			}
-			if (leases.isEmpty()) {
-				return;
-			}
-			String[] args = new String[2 + 2 * leases.size()];
-			args[0] = this.now.get();
-			args[1] = this.leaseMicros;
-			for (int i = 0; i < leases.size(); i++) {
-				args[2 + 2 * i] = leases.get(i).encoded;
-				args[3 + 2 * i] = Long.toString(leases.get(i).token);
-			}
-			long sent = System.nanoTime();
-			List<Long> renewed = this.link.run(Script.RENEW, ScriptOutputType.MULTI, this.keys.all(), args);
-			this.outage.succeeded();
-			long deadline = renewed.get(0);
-			for (int i = 0; i < leases.size(); i++) {
-				HeldLease lease = leases.get(i);
-				if (renewed.get(i + 1) == 1) {
-					lease.deadlineMicros = deadline;
-					lease.confirmedNanos = sent;
-				}
-				else if (!lease.lost && !lease.ended) {
-					lease.lost = true;
-					logger.log(Level.WARNING, "workqueue '" + this.name + "': lost the lease of " + lease.encoded
-							+ " while processing it: it expired, so the item may be processing elsewhere");
-				}
+			for (List<HeldLease> ofShard : byShard(leases)) {
+				renew(ofShard);
 			}
 		}
 		catch (RedisException ex) {
@@ -133,6 +110,46 @@ final class LeaseRenewer<T> {
 		}
 		catch (RuntimeException ex) {
 			logger.log(Level.ERROR, "workqueue '" + this.name + "': renewing leases failed", ex);
+		}
+	}
+
+	private List<List<HeldLease>> byShard(List<HeldLease> leases) {
+		List<List<HeldLease>> grouped = new ArrayList<>(this.shards.count());
+		for (int shard = 0; shard < this.shards.count(); shard++) {
+			grouped.add(new ArrayList<>());
+		}
+		for (HeldLease lease : leases) {
+			grouped.get(this.shards.of(lease.encoded)).add(lease);
+		}
+		grouped.removeIf(List::isEmpty);
+		return grouped;
+	}
+
+	/** Renews the leases of one shard in one script. */
+	private void renew(List<HeldLease> leases) {
+		String[] args = new String[2 + 2 * leases.size()];
+		args[0] = this.now.get();
+		args[1] = this.leaseMicros;
+		for (int i = 0; i < leases.size(); i++) {
+			args[2 + 2 * i] = leases.get(i).encoded;
+			args[3 + 2 * i] = Long.toString(leases.get(i).token);
+		}
+		long sent = System.nanoTime();
+		List<Long> renewed = this.link.run(Script.RENEW, ScriptOutputType.MULTI,
+				this.shards.keys(this.shards.of(leases.get(0).encoded)).all(), args);
+		this.outage.succeeded();
+		long deadline = renewed.get(0);
+		for (int i = 0; i < leases.size(); i++) {
+			HeldLease lease = leases.get(i);
+			if (renewed.get(i + 1) == 1) {
+				lease.deadlineMicros = deadline;
+				lease.confirmedNanos = sent;
+			}
+			else if (!lease.lost && !lease.ended) {
+				lease.lost = true;
+				logger.log(Level.WARNING, "workqueue '" + this.name + "': lost the lease of " + lease.encoded
+						+ " while processing it: it expired, so the item may be processing elsewhere");
+			}
 		}
 	}
 

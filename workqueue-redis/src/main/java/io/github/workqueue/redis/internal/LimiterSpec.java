@@ -46,6 +46,14 @@ final class LimiterSpec {
 	}
 
 	/**
+	 * Whether the limiter has token buckets, which a queue of several shards keeps in its
+	 * first shard.
+	 */
+	boolean hasBuckets() {
+		return this.buckets > 0;
+	}
+
+	/**
 	 * Whether some part of the limiter counts failures per item (so {@code numRequeues}
 	 * is the shared count rather than 0, as for a bucket alone).
 	 */

@@ -1,8 +1,9 @@
 package io.github.workqueue.redis.internal;
 
 /**
- * The keys of one queue, all under the hash tag {@code {prefix:name}} so that they share
- * a Redis Cluster slot; their order is the one {@code common.lua} declares. Immutable.
+ * The keys of one queue shard, all under one hash tag (see {@link Shards}) so that they
+ * share a Redis Cluster slot; their order is the one {@code common.lua} declares.
+ * Immutable.
  */
 final class QueueKeys {
 
@@ -17,12 +18,15 @@ final class QueueKeys {
 	 */
 	private final String failedAttempts;
 
-	QueueKeys(String prefix, String name) {
-		String tag = "{" + prefix + ":" + name + "}:";
-		this.failedAttempts = tag + "attempts";
+	/**
+	 * @param tag the shard's hash tag, without braces
+	 */
+	QueueKeys(String tag) {
+		String prefix = "{" + tag + "}:";
+		this.failedAttempts = prefix + "attempts";
 		this.keys = new String[SUFFIXES.length];
 		for (int i = 0; i < SUFFIXES.length; i++) {
-			this.keys[i] = tag + SUFFIXES[i];
+			this.keys[i] = prefix + SUFFIXES[i];
 		}
 	}
 

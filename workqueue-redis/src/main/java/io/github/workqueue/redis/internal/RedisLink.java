@@ -113,6 +113,53 @@ public final class RedisLink implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Sends a script without waiting for its reply, so that scripts for several shards
+	 * travel together; {@link Sent#reply()} waits for it as {@link #run} does.
+	 */
+	<R> Sent<R> send(Script script, ScriptOutputType type, String[] keys, String... args) {
+		Commands current = commands();
+		RedisFuture<R> reply = current.scripting().evalsha(script.sha1(), type, keys, args);
+		return new Sent<>(reply,
+				() -> await(current.scripting().eval(script.body(), type, keys, args), current.timeout()),
+				current.timeout());
+	}
+
+	/**
+	 * A script on its way.
+	 *
+	 * @param <R> the reply's type
+	 */
+	static final class Sent<R> {
+
+		private final RedisFuture<R> reply;
+
+		private final Supplier<R> withBody;
+
+		private final Duration timeout;
+
+		private Sent(RedisFuture<R> reply, Supplier<R> withBody, Duration timeout) {
+			this.reply = reply;
+			this.withBody = withBody;
+			this.timeout = timeout;
+		}
+
+		/**
+		 * Waits, uninterruptibly, for the reply; sends the script's text if the server
+		 * did not know it.
+		 * @throws RedisException if the script failed or no reply came in time
+		 */
+		R reply() {
+			try {
+				return await(this.reply, this.timeout);
+			}
+			catch (RedisNoScriptException ex) {
+				return this.withBody.get();
+			}
+		}
+
+	}
+
 	private static <R> R await(RedisFuture<R> reply, Duration timeout) {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		boolean interrupted = false;

@@ -15,7 +15,7 @@ import java.util.HexFormat;
 public enum Script {
 
 	BATCH("batch"), ADD_AFTER("addAfter"), ADD_RATE_LIMITED("addRateLimited"), WHEN("when"), RENEW("renew"),
-	RELEASE("release"), PARK("park"), UNPARK("unpark"), STATS("stats"), IN_FLIGHT("inFlight");
+	RESERVE("reserve"), RELEASE("release"), PARK("park"), UNPARK("unpark"), STATS("stats"), IN_FLIGHT("inFlight");
 
 	private final String body;
 

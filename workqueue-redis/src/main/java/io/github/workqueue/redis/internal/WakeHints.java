@@ -71,10 +71,18 @@ final class WakeHints {
 			// Unanswered for too long (a connection that went away under it): start over.
 			dropConnection();
 		}
-		if (this.connection == null) {
-			this.connection = this.connector.get();
+		RedisFuture<KeyValue<String, String>> pop;
+		try {
+			if (this.connection == null) {
+				this.connection = this.connector.get();
+			}
+			pop = this.lists.apply(this.connection).blpop(this.seconds, this.key);
 		}
-		RedisFuture<KeyValue<String, String>> pop = this.lists.apply(this.connection).blpop(this.seconds, this.key);
+		catch (RuntimeException ex) {
+			// Redis cannot be reached: the waiters poll until it can.
+			dropConnection();
+			return;
+		}
 		this.pending = pop;
 		this.sentNanos = System.nanoTime();
 		pop.whenComplete((popped, failure) -> {

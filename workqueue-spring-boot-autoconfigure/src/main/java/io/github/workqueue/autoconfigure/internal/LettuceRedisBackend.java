@@ -60,6 +60,7 @@ public final class LettuceRedisBackend implements RedisBackend, DisposableBean {
 			.prefix(settings.redis().keyPrefix())
 			.leaseDuration(settings.redis().leaseDuration())
 			.maxRedeliveries(settings.redis().maxRedeliveries())
+			.shards(settings.redis().shards())
 			.rateLimiter(rateLimiter)
 			.metricsProvider(metricsProvider)
 			.build(codec);

@@ -131,7 +131,7 @@ public class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar, Enviro
 								String.valueOf(source.getConfigurationProperty(name).getValue()),
 								"is not a workqueue property",
 								"Remove it or correct its name. A queue takes workers, max-retries, not-retryable, "
-										+ "item-type, backend, lease-duration, max-redeliveries, key-prefix and "
+										+ "item-type, backend, lease-duration, max-redeliveries, key-prefix, shards and "
 										+ "rate-limiter.* (type, base-delay, max-delay, qps, burst, fast-delay, "
 										+ "slow-delay, max-fast-attempts, max-wait, bean, limiters).");
 					});

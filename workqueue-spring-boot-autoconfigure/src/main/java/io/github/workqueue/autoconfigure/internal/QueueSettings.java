@@ -30,8 +30,9 @@ public record QueueSettings(String name, int workers, @Nullable Integer maxRetri
 	 * @param leaseDuration how long a lease lasts without renewal
 	 * @param maxRedeliveries redeliveries in a row before an item is parked
 	 * @param keyPrefix the first part of the keys' hash tag
+	 * @param shards how many shards the queue is spread over
 	 */
-	public record RedisSettings(Duration leaseDuration, int maxRedeliveries, String keyPrefix) {
+	public record RedisSettings(Duration leaseDuration, int maxRedeliveries, String keyPrefix, int shards) {
 
 	}
 

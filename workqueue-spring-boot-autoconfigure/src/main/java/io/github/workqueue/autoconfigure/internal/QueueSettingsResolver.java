@@ -166,7 +166,12 @@ public final class QueueSettingsResolver {
 					"must be non-blank and without braces",
 					"Set the first part of the queue's Redis keys, for example the application's name.");
 		}
-		return new RedisSettings(lease, maxRedeliveries, prefix);
+		int shards = pick(own.getShards(), defaults.getShards(), 1);
+		if (shards < 1 || shards > 1024) {
+			throw invalid(own.getShards(), path, DEFAULTS_PATH, ".shards", shards, "must be from 1 to 1024",
+					"Set how many shards (Redis Cluster masters) the queue is spread over; 1 keeps one FIFO.");
+		}
+		return new RedisSettings(lease, maxRedeliveries, prefix, shards);
 	}
 
 	private RateLimiterSpec resolveLimiter(RateLimiterProperties own, String path, boolean inheritsType) {

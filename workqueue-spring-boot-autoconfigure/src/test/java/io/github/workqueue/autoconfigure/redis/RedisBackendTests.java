@@ -89,6 +89,22 @@ class RedisBackendTests {
 	}
 
 	@Test
+	void aQueueWithShardsShouldSpreadItsKeysOverThem() {
+		this.runner.withPropertyValues("workqueue.queues." + this.queue + ".shards=3").run((context) -> {
+			RedisQueue<String> redis = (RedisQueue<String>) this.<String>queue(context);
+			for (int i = 0; i < 30; i++) {
+				redis.add("item-" + i);
+			}
+			assertThat(redis.len()).isEqualTo(30);
+			RedisURI uri = new RedisURI(TestRedis.uri());
+			for (int shard = 0; shard < 3; shard++) {
+				assertThat(uri.keys("{workqueue:" + this.queue + ":" + shard + "*}:queue")).as("shard " + shard)
+					.hasSize(1);
+			}
+		});
+	}
+
+	@Test
 	void aWorkerShouldProcessRecordsFromARedisQueue() {
 		this.runner.withUserConfiguration(Workers.class)
 			.withPropertyValues("workers.queue=" + this.queue)
@@ -123,6 +139,8 @@ class RedisBackendTests {
 			workqueue.queues.QUEUE.max-redeliveries | -2    | must not be negative
 			workqueue.defaults.key-prefix          | '{app}' | must be non-blank and without braces
 			workqueue.queues.QUEUE.key-prefix      | ' '    | must be non-blank and without braces
+			workqueue.defaults.shards              | 0      | must be from 1 to 1024
+			workqueue.queues.QUEUE.shards          | 2000   | must be from 1 to 1024
 			""")
 	void anInvalidRedisSettingShouldFailStartupNamingTheProperty(String property, String value, String problem) {
 		String path = property.replace("QUEUE", this.queue);

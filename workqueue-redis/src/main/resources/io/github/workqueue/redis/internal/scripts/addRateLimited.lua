@@ -1,7 +1,12 @@
--- ARGV: now, item, limiter (JSON). Counts a failure, reserves the buckets, then waits as addAfter.
+-- ARGV: now, item, limiter (JSON), and the buckets' delays if reserve.lua reserved them
+-- (JSON; empty to reserve here). Counts a failure, then waits as addAfter.
 -- Returns the delay in microseconds.
 promoteDue()
-local delay = when(cjson.decode(ARGV[3]), ARGV[2])
+local reserved = nil
+if ARGV[4] and ARGV[4] ~= '' then
+  reserved = cjson.decode(ARGV[4])
+end
+local delay = when(cjson.decode(ARGV[3]), ARGV[2], reserved)
 addAfter(ARGV[2], delay)
 finish()
 return delay
