@@ -62,6 +62,8 @@ final class Batcher {
 
 	private static final long SHORTEST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
+	private static final long LINGER_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+
 	private final String name;
 
 	private final RedisLink link;
@@ -108,6 +110,18 @@ final class Batcher {
 	private int shortShards;
 
 	private long soonestEventMicros = -1;
+
+	/**
+	 * Threads whose done the last batch answered and that took their lease themselves:
+	 * most ask for their next item at once, so the next batch waits for them a little
+	 * ({@link #LINGER_NANOS} at most) to carry their gets together.
+	 */
+	private int awaitedTakers;
+
+	/** Takers that came since the last batch was answered. */
+	private int takersSinceBatch;
+
+	private long lingerUntil;
 
 	Batcher(String name, RedisLink link, Shards shards, Supplier<String> now, String[] fixedArgs,
 			long longestBlockNanos, OutageLog outage) {
@@ -182,6 +196,7 @@ final class Batcher {
 				return null;
 			}
 			this.takers.add(taker);
+			this.takersSinceBatch++;
 			this.pollAt = System.nanoTime();
 			wakeSender();
 		}
@@ -277,7 +292,8 @@ final class Batcher {
 			long now = System.nanoTime();
 			boolean retryDue = now - this.retryAt >= 0;
 			boolean takersDue = hasTakers() && (this.hinted || now - this.pollAt >= 0);
-			if (!this.adds.isEmpty() || (retryDue && (!this.dones.isEmpty() || takersDue))) {
+			boolean lingering = this.takersSinceBatch < this.awaitedTakers && now - this.lingerUntil < 0;
+			if (!lingering && (!this.adds.isEmpty() || (retryDue && (!this.dones.isEmpty() || takersDue)))) {
 				break;
 			}
 			if (this.shuttingDown && this.adds.isEmpty() && this.dones.isEmpty()) {
@@ -291,6 +307,9 @@ final class Batcher {
 			if (retryDue && hasTakers()) {
 				wait = this.pollAt - now;
 			}
+			if (lingering) {
+				wait = Math.min(wait, this.lingerUntil - now);
+			}
 			if (wait == Long.MAX_VALUE) {
 				wait();
 			}
@@ -299,6 +318,7 @@ final class Batcher {
 			}
 		}
 		this.hinted = false;
+		this.awaitedTakers = 0;
 		boolean retryDue = System.nanoTime() - this.retryAt >= 0;
 		List<AddRequest> addBatch = takeUpTo(this.adds);
 		List<DoneRequest> doneBatch = retryDue ? takeUpTo(this.dones) : List.of();
@@ -356,6 +376,16 @@ final class Batcher {
 				});
 			}
 		}
+		int returning = 0;
+		for (DoneRequest done : batch.dones) {
+			if (done.lease.taker == done.requester) {
+				returning++;
+			}
+		}
+		synchronized (this) {
+			this.takersSinceBatch = 0;
+			this.awaitedTakers = returning;
+		}
 		// The takers learn that Redis had nothing for them only once every shard was
 		// asked.
 		boolean answered = true;
@@ -377,6 +407,9 @@ final class Batcher {
 		}
 		if (answered) {
 			batch.answered();
+		}
+		synchronized (this) {
+			this.lingerUntil = System.nanoTime() + LINGER_NANOS;
 		}
 	}
 

@@ -13,6 +13,11 @@ local holder, leaseMicros, maxExpiries, endedMicros = ARGV[2], tonumber(ARGV[3])
 local addCount, doneCount, wanted = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
 local result = { 0 }
 local nowText = int(now)
+local lastToken, endedSince = 0, 0
+if doneCount > 0 or wanted > 0 then
+  local counters = redis.call('HMGET', COUNTERS, 'tokens', 'endedSince')
+  lastToken, endedSince = tonumber(counters[1] or 0), tonumber(counters[2] or 0)
+end
 
 -- Due waiting items enter the FIFO before the items added now, as they were ready first.
 if addCount > 0 or wanted > 0 then
@@ -75,8 +80,7 @@ end
 -- whose first reply was lost) is accepted again while the item's last ended lease is still
 -- that one; the item runs again if it was added meanwhile.
 if doneCount > 0 then
-  local window = tonumber(redis.call('HGET', COUNTERS, 'endedSince') or 0)
-  if now - window >= endedMicros then
+  if now - endedSince >= endedMicros then
     -- A new window: what ended two windows ago is forgotten (freed in the background).
     redis.call('UNLINK', ENDED_OLD)
     if redis.call('EXISTS', ENDED) == 1 then
@@ -90,11 +94,13 @@ if doneCount > 0 then
     tokens[j] = ARGV[8 + addCount + 2 * j]
   end
   local leases = redis.call('HMGET', INFLIGHT, unpack(items))
-  local deadlines = redis.call('ZMSCORE', LEASES, unpack(items))
   local endedNow, finished, endedMembers, unknown = {}, {}, {}, {}
   for j, item in ipairs(items) do
-    local live = leases[j] and deadlines[j] and tonumber(deadlines[j]) > now
-      and string.match(leases[j], '^(%S+)') == tokens[j]
+    local live = false
+    if leases[j] then
+      local token, _, _, deadline = parseLease(leases[j])
+      live = token == tokens[j] and tonumber(deadline) > now
+    end
     if live and not endedNow[item] then
       endedNow[item] = tokens[j]
       finished[#finished + 1] = item
@@ -159,14 +165,14 @@ if wanted > 0 then
     -- Fencing tokens only move forward, even after Redis lost its last writes (the counter
     -- rolled back): a token is at least the grant's time in microseconds, which a restart
     -- cannot undo.
-    local token = math.max(tonumber(redis.call('HGET', COUNTERS, 'tokens') or 0), now - 1)
+    local token = math.max(lastToken, now - 1)
     local deadline = now + leaseMicros
     local deadlineText = int(deadline)
     local holds, deadlines = {}, {}
     for i, item in ipairs(items) do
       token = token + 1
       holds[#holds + 1] = item
-      holds[#holds + 1] = int(token) .. ' ' .. holder .. ' ' .. nowText
+      holds[#holds + 1] = int(token) .. ' ' .. holder .. ' ' .. nowText .. ' ' .. deadlineText
       deadlines[#deadlines + 1] = deadlineText
       deadlines[#deadlines + 1] = item
       result[#result + 1] = item

@@ -1,7 +1,7 @@
 -- Shared by every script of a Redis queue. KEYS (all in one hash slot):
 --   1 queue     list    FIFO of encoded items (every one is dirty and not in flight)
 --   2 dirty     hash    item -> when it became dirty (added and not yet taken; queue latency)
---   3 inflight  hash    item -> "token holder since" of its live lease
+--   3 inflight  hash    item -> "token holder since deadline" of its lease (until done or reaped)
 --   4 leases    zset    item -> lease deadline (microseconds of Redis time)
 --   5 waiting   zset    item -> ready time (microseconds)
 --   6 order     hash    item -> insertion sequence of its waiting entry (ties)
@@ -158,16 +158,19 @@ end
 
 -- The token of the item's live lease, with its holder and grant time; nil when the item is not
 -- in flight or its lease has expired (even if no get has reaped it yet).
+local function parseLease(v)
+  return string.match(v, '^(%S+) (%S+) (%S+) (%S+)$')
+end
+
 local function leaseOf(item)
   local v = redis.call('HGET', INFLIGHT, item)
   if not v then
     return nil
   end
-  local deadline = redis.call('ZSCORE', LEASES, item)
-  if not deadline or tonumber(deadline) <= now then
+  local token, holder, since, deadline = parseLease(v)
+  if tonumber(deadline) <= now then
     return nil
   end
-  local token, holder, since = string.match(v, '^(%S+) (%S+) (%S+)$')
   return token, holder, since
 end
 

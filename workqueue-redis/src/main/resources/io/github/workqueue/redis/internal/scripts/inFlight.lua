@@ -3,8 +3,7 @@
 local result = { int(now) }
 local leases = redis.call('HGETALL', INFLIGHT)
 for i = 1, #leases, 2 do
-  local token, holder, since = string.match(leases[i + 1], '^(%S+) (%S+) (%S+)$')
-  local deadline = int(tonumber(redis.call('ZSCORE', LEASES, leases[i]) or 0))
+  local token, holder, since, deadline = parseLease(leases[i + 1])
   result[#result + 1] = leases[i]
   result[#result + 1] = token
   result[#result + 1] = holder

@@ -3,8 +3,10 @@
 local deadline = now + tonumber(ARGV[2])
 local result = { deadline }
 for i = 3, #ARGV, 2 do
-  if leaseOf(ARGV[i]) == ARGV[i + 1] then
+  local token, holder, since = leaseOf(ARGV[i])
+  if token == ARGV[i + 1] then
     redis.call('ZADD', LEASES, 'XX', int(deadline), ARGV[i])
+    redis.call('HSET', INFLIGHT, ARGV[i], token .. ' ' .. holder .. ' ' .. since .. ' ' .. int(deadline))
     result[#result + 1] = 1
   else
     result[#result + 1] = 0
