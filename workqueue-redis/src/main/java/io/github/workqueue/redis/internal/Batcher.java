@@ -82,9 +82,9 @@ final class Batcher {
 	/** One listener per shard. */
 	private final List<WakeHints> hints;
 
-	private final ArrayDeque<AddRequest> adds = new ArrayDeque<>();
+	private final ArrayDeque<BatchRequest.Add> adds = new ArrayDeque<>();
 
-	private final ArrayDeque<DoneRequest> dones = new ArrayDeque<>();
+	private final ArrayDeque<BatchRequest.Done> dones = new ArrayDeque<>();
 
 	private final ArrayDeque<Taker> takers = new ArrayDeque<>();
 
@@ -152,7 +152,7 @@ final class Batcher {
 	 * @throws RedisException if the batch failed
 	 */
 	boolean add(String encoded) {
-		AddRequest request = new AddRequest(this.shards.of(encoded), encoded);
+		BatchRequest.Add request = new BatchRequest.Add(this.shards.of(encoded), encoded);
 		synchronized (this) {
 			this.adds.add(request);
 			wakeSender();
@@ -172,7 +172,7 @@ final class Batcher {
 	 * not be reached in time
 	 */
 	@Nullable Boolean done(HeldLease lease, long giveUpAtNanos) {
-		DoneRequest request = new DoneRequest(this.shards.of(lease.encoded), lease, giveUpAtNanos,
+		BatchRequest.Done request = new BatchRequest.Done(this.shards.of(lease.encoded), lease, giveUpAtNanos,
 				Thread.currentThread());
 		synchronized (this) {
 			this.dones.add(request);
@@ -320,8 +320,8 @@ final class Batcher {
 		this.hinted = false;
 		this.awaitedTakers = 0;
 		boolean retryDue = System.nanoTime() - this.retryAt >= 0;
-		List<AddRequest> addBatch = takeUpTo(this.adds);
-		List<DoneRequest> doneBatch = retryDue ? takeUpTo(this.dones) : List.of();
+		List<BatchRequest.Add> addBatch = takeUpTo(this.adds);
+		List<BatchRequest.Done> doneBatch = retryDue ? takeUpTo(this.dones) : List.of();
 		int wanted = retryDue ? Math.min(MOST_PER_BATCH, countTakers()) : 0;
 		List<Taker> included = new ArrayList<>(wanted);
 		for (Taker taker : this.takers) {
@@ -366,7 +366,7 @@ final class Batcher {
 		for (ShardBatch part : parts) {
 			try {
 				RedisLink.Sent<List<Object>> script = this.link.send(Script.BATCH, ScriptOutputType.MULTI,
-						this.shards.keys(part.shard).all(), part.args(now, this.fixedArgs));
+						this.shards.keys(part.shard()).all(), part.args(now, this.fixedArgs));
 				replies.add(script::reply);
 			}
 			catch (RuntimeException ex) {
@@ -377,7 +377,7 @@ final class Batcher {
 			}
 		}
 		int returning = 0;
-		for (DoneRequest done : batch.dones) {
+		for (BatchRequest.Done done : batch.dones()) {
 			if (done.lease.taker == done.requester) {
 				returning++;
 			}
@@ -419,20 +419,20 @@ final class Batcher {
 	 */
 	private boolean read(ShardBatch part, List<Object> reply, long sent) {
 		int index = 1;
-		for (AddRequest add : part.adds) {
+		for (BatchRequest.Add add : part.adds()) {
 			add.complete((Long) reply.get(index++) == 1, null);
 		}
-		for (DoneRequest done : part.dones) {
+		for (BatchRequest.Done done : part.dones()) {
 			done.complete((Long) reply.get(index++) == 1);
 		}
-		if (part.wanted == 0) {
+		if (part.wanted() == 0) {
 			return true;
 		}
 		List<Grant> unclaimed = new ArrayList<>();
 		int granted = 0;
 		for (; index + 3 < reply.size(); index += 4) {
 			granted++;
-			Grant grant = new Grant(part.shard, (String) reply.get(index), (Long) reply.get(index + 1),
+			Grant grant = new Grant(part.shard(), (String) reply.get(index), (Long) reply.get(index + 1),
 					(Long) reply.get(index + 2), (Long) reply.get(index + 3), sent);
 			if (!serve(grant)) {
 				unclaimed.add(grant);
@@ -441,7 +441,7 @@ final class Batcher {
 		if (!unclaimed.isEmpty()) {
 			giveBack(unclaimed);
 		}
-		if (granted < part.wanted) {
+		if (granted < part.wanted()) {
 			return shardWasShort((Long) reply.get(0));
 		}
 		synchronized (this) {
@@ -542,12 +542,12 @@ final class Batcher {
 
 	private void failed(ShardBatch part, RedisException ex) {
 		this.outage.failed(ex);
-		for (AddRequest add : part.adds) {
+		for (BatchRequest.Add add : part.adds()) {
 			add.complete(false, ex);
 		}
-		List<DoneRequest> retry = new ArrayList<>();
+		List<BatchRequest.Done> retry = new ArrayList<>();
 		long now = System.nanoTime();
-		for (DoneRequest done : part.dones) {
+		for (BatchRequest.Done done : part.dones()) {
 			if (now - done.giveUpAtNanos > 0 || done.requester.isInterrupted()) {
 				done.complete(null);
 			}
@@ -562,182 +562,6 @@ final class Batcher {
 			this.retryAt = now + this.backoffNanos;
 			this.backoffNanos = Math.min(this.backoffNanos * 2, LONGEST_BACKOFF_NANOS);
 		}
-	}
-
-	/** What one batch carries: leases are asked of {@code shard}. */
-	private record Batch(List<AddRequest> adds, List<DoneRequest> dones, List<Taker> takers, int shard) {
-
-		/** Tells the takers this batch asked for that it was answered (or failed). */
-		void answered() {
-			this.takers.forEach(Taker::tried);
-		}
-
-		/** The batch's part for each shard it concerns. */
-		List<ShardBatch> byShard(int shards) {
-			List<ShardBatch> parts = new ArrayList<>();
-			for (int shard = 0; shard < shards; shard++) {
-				int wanted = (shard == this.shard) ? this.takers.size() : 0;
-				List<AddRequest> shardAdds = new ArrayList<>();
-				for (AddRequest add : this.adds) {
-					if (add.shard == shard) {
-						shardAdds.add(add);
-					}
-				}
-				List<DoneRequest> shardDones = new ArrayList<>();
-				for (DoneRequest done : this.dones) {
-					if (done.shard == shard) {
-						shardDones.add(done);
-					}
-				}
-				if (wanted > 0 || !shardAdds.isEmpty() || !shardDones.isEmpty()) {
-					parts.add(new ShardBatch(shard, shardAdds, shardDones, wanted));
-				}
-			}
-			return parts;
-		}
-
-	}
-
-	/** One shard's part of a batch: one run of batch.lua. */
-	private record ShardBatch(int shard, List<AddRequest> adds, List<DoneRequest> dones, int wanted) {
-
-		String[] args(String now, String[] fixed) {
-			String[] args = new String[8 + this.adds.size() + 2 * this.dones.size()];
-			args[0] = now;
-			System.arraycopy(fixed, 0, args, 1, fixed.length);
-			args[5] = Integer.toString(this.adds.size());
-			args[6] = Integer.toString(this.dones.size());
-			args[7] = Integer.toString(this.wanted);
-			int i = 8;
-			for (AddRequest add : this.adds) {
-				args[i++] = add.encoded;
-			}
-			for (DoneRequest done : this.dones) {
-				args[i++] = done.lease.encoded;
-				args[i++] = Long.toString(done.lease.token);
-			}
-			return args;
-		}
-
-	}
-
-	/** A request whose caller waits, uninterruptibly, for its outcome. */
-	private abstract static class Request {
-
-		private boolean completed;
-
-		final synchronized void await() {
-			boolean interrupted = false;
-			while (!this.completed) {
-				try {
-					wait();
-				}
-				catch (InterruptedException ex) {
-					interrupted = true;
-				}
-			}
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
-		}
-
-		final synchronized void completed() {
-			this.completed = true;
-			notifyAll();
-		}
-
-	}
-
-	private static final class AddRequest extends Request {
-
-		final int shard;
-
-		final String encoded;
-
-		boolean made;
-
-		@Nullable RedisException failure;
-
-		AddRequest(int shard, String encoded) {
-			this.shard = shard;
-			this.encoded = encoded;
-		}
-
-		void complete(boolean made, @Nullable RedisException failure) {
-			synchronized (this) {
-				this.made = made;
-				this.failure = failure;
-			}
-			completed();
-		}
-
-	}
-
-	private static final class DoneRequest extends Request {
-
-		final int shard;
-
-		final HeldLease lease;
-
-		final long giveUpAtNanos;
-
-		final Thread requester;
-
-		@Nullable Boolean accepted;
-
-		DoneRequest(int shard, HeldLease lease, long giveUpAtNanos, Thread requester) {
-			this.shard = shard;
-			this.lease = lease;
-			this.giveUpAtNanos = giveUpAtNanos;
-			this.requester = requester;
-		}
-
-		void complete(@Nullable Boolean accepted) {
-			synchronized (this) {
-				this.accepted = accepted;
-			}
-			completed();
-		}
-
-	}
-
-	/**
-	 * A thread waiting in {@link #take}: waiting until it is served a grant or cancelled
-	 * (timeout, interrupt, shutdown), whichever comes first; then never again.
-	 */
-	private static final class Taker {
-
-		boolean waiting = true;
-
-		/** A batch that asked Redis for this taker was answered. */
-		boolean tried;
-
-		@Nullable Grant grant;
-
-		synchronized void tried() {
-			this.tried = true;
-			notifyAll();
-		}
-
-		synchronized boolean isWaiting() {
-			return this.waiting;
-		}
-
-		synchronized boolean serve(Grant served) {
-			if (!this.waiting) {
-				return false;
-			}
-			this.waiting = false;
-			this.grant = served;
-			notifyAll();
-			return true;
-		}
-
-		synchronized void cancel() {
-			this.waiting = false;
-			notifyAll();
-		}
-
 	}
 
 }

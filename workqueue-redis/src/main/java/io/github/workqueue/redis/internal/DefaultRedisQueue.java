@@ -70,8 +70,6 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private final RateLimiter<? super T> configuredLimiter;
 
-	private final LimiterSpec limiter;
-
 	private final @Nullable LongSupplier redisTimeMicros;
 
 	private final long longestBlockNanos;
@@ -79,6 +77,10 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	private final @Nullable RedisQueueMetrics metrics;
 
 	private final Batcher batcher;
+
+	private final QueueViews views;
+
+	private final SharedFailures failures;
 
 	private final OutageLog outage;
 
@@ -111,7 +113,6 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.endedMicros = Long.toString(2 * LimiterSpec.micros(settings.leaseDuration()));
 		this.maxRedeliveries = Integer.toString(settings.maxRedeliveries());
 		this.configuredLimiter = settings.rateLimiter();
-		this.limiter = LimiterSpec.of(settings.rateLimiter());
 		this.redisTimeMicros = settings.redisTimeMicros();
 		this.longestBlockNanos = settings.longestBlock().toNanos();
 		this.metrics = settings.metrics();
@@ -119,6 +120,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.batcher = new Batcher(this.name, this.link, this.shards, this::now,
 				new String[] { this.holder, this.leaseMicros, this.maxRedeliveries, this.endedMicros },
 				this.longestBlockNanos, this.outage);
+		this.views = new QueueViews(this.link, this.shards, this::now);
+		this.failures = new SharedFailures(this.link, this.shards, LimiterSpec.of(settings.rateLimiter()), this::now);
 		this.renewer = new LeaseRenewer<>(this.name, this.link, this.shards, this.held, this.leaseMicros, this::now,
 				this.metrics, this::stats, this.outage, this::signalDrain);
 		this.renewer.start(settings.leaseDuration());
@@ -190,42 +193,27 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		if (this.metrics != null) {
 			this.metrics.retried();
 		}
-		Long micros = this.link.run(Script.ADD_RATE_LIMITED, ScriptOutputType.INTEGER, keysOf(encoded), now(), encoded,
-				this.limiter.json(), reservedBuckets());
-		return Duration.ofNanos(micros * 1000);
+		return this.failures.addRateLimited(encoded);
 	}
 
 	@Override
 	public void forget(T item) {
-		String encoded = encode(item);
-		this.link.hashDelete(shardOf(encoded).failures(), encoded);
+		this.failures.forget(encode(item));
 	}
 
 	@Override
 	public int recordFailedAttempt(T item) {
-		String encoded = encode(item);
-		return (int) Math.min(Integer.MAX_VALUE, this.link.hashIncrement(shardOf(encoded).failedAttempts(), encoded));
+		return this.failures.recordFailedAttempt(encode(item));
 	}
 
 	@Override
 	public void clearFailedAttempts(T item, boolean forget) {
-		String encoded = encode(item);
-		if (forget) {
-			this.link.hashDeletePipelined(encoded, shardOf(encoded).failedAttempts(), shardOf(encoded).failures());
-		}
-		else {
-			this.link.hashDelete(shardOf(encoded).failedAttempts(), encoded);
-		}
+		this.failures.clearFailedAttempts(encode(item), forget);
 	}
 
 	@Override
 	public int numRequeues(T item) {
-		if (!this.limiter.countsFailures()) {
-			return 0;
-		}
-		String encoded = encode(item);
-		String count = this.link.hashGet(shardOf(encoded).failures(), encoded);
-		return (count != null) ? Integer.parseInt(count) : 0;
+		return this.failures.numRequeues(encode(item));
 	}
 
 	@Override
@@ -381,81 +369,37 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public int len() {
-		long length = 0;
-		for (int shard = 0; shard < this.shards.count(); shard++) {
-			length += this.link.listLength(this.shards.keys(shard).queue());
-		}
-		return (int) Math.min(Integer.MAX_VALUE, length);
+		return this.views.len();
 	}
 
 	@Override
 	public int waitingLen() {
-		long waiting = 0;
-		for (int shard = 0; shard < this.shards.count(); shard++) {
-			waiting += this.link.sortedSetSize(this.shards.keys(shard).waiting());
-		}
-		return (int) Math.min(Integer.MAX_VALUE, waiting);
+		return this.views.waitingLen();
 	}
 
-	/** The figures of every shard, summed. */
 	@Override
 	public RedisQueueStats stats() {
-		long[] sums = new long[6];
-		String now = now();
-		for (int shard = 0; shard < this.shards.count(); shard++) {
-			List<Long> figures = this.link.run(Script.STATS, ScriptOutputType.MULTI, this.shards.keys(shard).all(),
-					now);
-			for (int i = 0; i < sums.length; i++) {
-				sums[i] += figures.get(i);
-			}
-		}
-		return new RedisQueueStats(sums[0], sums[1], sums[2], sums[3], sums[4], sums[5]);
+		return this.views.stats();
 	}
 
 	@Override
 	public Map<String, String> parked() {
-		Map<String, String> parked = new LinkedHashMap<>();
-		for (int shard = 0; shard < this.shards.count(); shard++) {
-			parked.putAll(this.link.hashGetAll(this.shards.keys(shard).parked()));
-		}
-		return parked;
+		return this.views.parked();
 	}
 
 	@Override
 	public boolean requeueParked(String encoded) {
-		return unpark(encoded, "requeue");
+		return this.views.unpark(encoded, true);
 	}
 
 	@Override
 	public boolean dropParked(String encoded) {
-		return unpark(encoded, "drop");
-	}
-
-	private boolean unpark(String encoded, String mode) {
-		Objects.requireNonNull(encoded, "encoded");
-		Long wasParked = this.link.run(Script.UNPARK, ScriptOutputType.INTEGER, keysOf(encoded), now(), encoded, mode);
-		return wasParked == 1;
+		return this.views.unpark(encoded, false);
 	}
 
 	@Override
 	public List<InFlightItem> inFlight() {
-		List<InFlightItem> items = new ArrayList<>();
-		String now = now();
-		for (int shard = 0; shard < this.shards.count(); shard++) {
-			List<String> flat = this.link.run(Script.IN_FLIGHT, ScriptOutputType.MULTI, this.shards.keys(shard).all(),
-					now);
-			Instant observedAt = microsToInstant(Long.parseLong(flat.get(0)));
-			for (int i = 1; i < flat.size(); i += 5) {
-				items.add(new InFlightItem(flat.get(i), Long.parseLong(flat.get(i + 1)), flat.get(i + 2),
-						microsToInstant(Long.parseLong(flat.get(i + 3))),
-						microsToInstant(Long.parseLong(flat.get(i + 4))), observedAt));
-			}
-		}
-		return items;
-	}
-
-	private static Instant microsToInstant(long micros) {
-		return Instant.ofEpochSecond(micros / 1_000_000, (micros % 1_000_000) * 1000);
+		return this.views.inFlight();
 	}
 
 	@Override
@@ -587,19 +531,6 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		return grouped;
 	}
 
-	/**
-	 * With several shards, the limiter's buckets live in the first shard: a token of each
-	 * is reserved there first, and their delays are passed to the item's shard (JSON).
-	 * Empty when the item's shard reserves them itself.
-	 */
-	private String reservedBuckets() {
-		if (this.shards.count() == 1 || !this.limiter.hasBuckets()) {
-			return "";
-		}
-		return this.link.run(Script.RESERVE, ScriptOutputType.VALUE, this.shards.keys(0).all(), now(),
-				this.limiter.json());
-	}
-
 	private String encode(T item) {
 		Objects.requireNonNull(item, "item");
 		return this.codec.encode(item);
@@ -647,10 +578,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 		@Override
 		public Duration when(T item) {
-			String encoded = encode(item);
-			Long micros = DefaultRedisQueue.this.link.run(Script.WHEN, ScriptOutputType.INTEGER, keysOf(encoded), now(),
-					encoded, DefaultRedisQueue.this.limiter.json(), reservedBuckets());
-			return Duration.ofNanos(micros * 1000);
+			return DefaultRedisQueue.this.failures.when(encode(item));
 		}
 
 		@Override

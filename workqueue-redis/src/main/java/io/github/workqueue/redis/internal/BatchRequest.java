@@ -1,0 +1,88 @@
+package io.github.workqueue.redis.internal;
+
+import io.lettuce.core.RedisException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A request to the {@link Batcher} whose caller waits, uninterruptibly, for its outcome:
+ * an add or a done of one shard. Thread-safe: the outcome is written once, under the
+ * request's monitor, before {@code completed} is set.
+ */
+abstract class BatchRequest {
+
+	private boolean completed;
+
+	final synchronized void await() {
+		boolean interrupted = false;
+		while (!this.completed) {
+			try {
+				wait();
+			}
+			catch (InterruptedException ex) {
+				interrupted = true;
+			}
+		}
+		if (interrupted) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	final synchronized void completed() {
+		this.completed = true;
+		notifyAll();
+	}
+
+	static final class Add extends BatchRequest {
+
+		final int shard;
+
+		final String encoded;
+
+		boolean made;
+
+		@Nullable RedisException failure;
+
+		Add(int shard, String encoded) {
+			this.shard = shard;
+			this.encoded = encoded;
+		}
+
+		void complete(boolean made, @Nullable RedisException failure) {
+			synchronized (this) {
+				this.made = made;
+				this.failure = failure;
+			}
+			completed();
+		}
+
+	}
+
+	static final class Done extends BatchRequest {
+
+		final int shard;
+
+		final HeldLease lease;
+
+		final long giveUpAtNanos;
+
+		final Thread requester;
+
+		@Nullable Boolean accepted;
+
+		Done(int shard, HeldLease lease, long giveUpAtNanos, Thread requester) {
+			this.shard = shard;
+			this.lease = lease;
+			this.giveUpAtNanos = giveUpAtNanos;
+			this.requester = requester;
+		}
+
+		void complete(@Nullable Boolean accepted) {
+			synchronized (this) {
+				this.accepted = accepted;
+			}
+			completed();
+		}
+
+	}
+
+}

@@ -1,0 +1,104 @@
+package io.github.workqueue.redis.internal;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+import io.github.workqueue.redis.InFlightItem;
+import io.github.workqueue.redis.RedisQueueStats;
+import io.lettuce.core.ScriptOutputType;
+
+/**
+ * What an operator reads and does on a whole queue, over all its shards: lengths, the
+ * queue-wide figures, in-flight and parked items, and requeueing or dropping a parked
+ * item. Each read is a snapshot per shard, the shards read one after another. Thread-safe
+ * (stateless).
+ */
+final class QueueViews {
+
+	private final RedisLink link;
+
+	private final Shards shards;
+
+	private final Supplier<String> now;
+
+	QueueViews(RedisLink link, Shards shards, Supplier<String> now) {
+		this.link = link;
+		this.shards = shards;
+		this.now = now;
+	}
+
+	int len() {
+		long length = 0;
+		for (int shard = 0; shard < this.shards.count(); shard++) {
+			length += this.link.listLength(this.shards.keys(shard).queue());
+		}
+		return (int) Math.min(Integer.MAX_VALUE, length);
+	}
+
+	int waitingLen() {
+		long waiting = 0;
+		for (int shard = 0; shard < this.shards.count(); shard++) {
+			waiting += this.link.sortedSetSize(this.shards.keys(shard).waiting());
+		}
+		return (int) Math.min(Integer.MAX_VALUE, waiting);
+	}
+
+	/** The figures of every shard, summed. */
+	RedisQueueStats stats() {
+		long[] sums = new long[6];
+		String time = this.now.get();
+		for (int shard = 0; shard < this.shards.count(); shard++) {
+			List<Long> figures = this.link.run(Script.STATS, ScriptOutputType.MULTI, this.shards.keys(shard).all(),
+					time);
+			for (int i = 0; i < sums.length; i++) {
+				sums[i] += figures.get(i);
+			}
+		}
+		return new RedisQueueStats(sums[0], sums[1], sums[2], sums[3], sums[4], sums[5]);
+	}
+
+	Map<String, String> parked() {
+		Map<String, String> parked = new LinkedHashMap<>();
+		for (int shard = 0; shard < this.shards.count(); shard++) {
+			parked.putAll(this.link.hashGetAll(this.shards.keys(shard).parked()));
+		}
+		return parked;
+	}
+
+	/**
+	 * Takes an item out of the parked ones, queueing it again or dropping it.
+	 * @return whether it was parked
+	 */
+	boolean unpark(String encoded, boolean requeue) {
+		Objects.requireNonNull(encoded, "encoded");
+		Long wasParked = this.link.run(Script.UNPARK, ScriptOutputType.INTEGER,
+				this.shards.keys(this.shards.of(encoded)).all(), this.now.get(), encoded, requeue ? "requeue" : "drop");
+		return wasParked == 1;
+	}
+
+	List<InFlightItem> inFlight() {
+		List<InFlightItem> items = new ArrayList<>();
+		String time = this.now.get();
+		for (int shard = 0; shard < this.shards.count(); shard++) {
+			List<String> flat = this.link.run(Script.IN_FLIGHT, ScriptOutputType.MULTI, this.shards.keys(shard).all(),
+					time);
+			Instant observedAt = microsToInstant(Long.parseLong(flat.get(0)));
+			for (int i = 1; i < flat.size(); i += 5) {
+				items.add(new InFlightItem(flat.get(i), Long.parseLong(flat.get(i + 1)), flat.get(i + 2),
+						microsToInstant(Long.parseLong(flat.get(i + 3))),
+						microsToInstant(Long.parseLong(flat.get(i + 4))), observedAt));
+			}
+		}
+		return items;
+	}
+
+	private static Instant microsToInstant(long micros) {
+		return Instant.ofEpochSecond(micros / 1_000_000, (micros % 1_000_000) * 1000);
+	}
+
+}
