@@ -6,9 +6,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -32,6 +35,8 @@ import redis.embedded.RedisServer;
  * number of client cores;</li>
  * <li>hand-off latency: a worker blocked in {@code get}, one add at a time, from the call
  * of {@code add} to the return of {@code get}, p50 and p99.</li>
+ * <li>a ledger per throughput run: every item added was processed exactly once, or the
+ * run fails.</li>
  * </ul>
  * Run: {@code java -cp workqueue-benchmarks/target/benchmarks.jar
  * io.github.workqueue.benchmarks.RedisMeasurement}.
@@ -132,6 +137,7 @@ public final class RedisMeasurement {
 			adder.join();
 		}
 		CountDownLatch finished = new CountDownLatch(ITEMS);
+		Ledger ledger = new Ledger();
 		List<Thread> workers = new ArrayList<>();
 		long start = System.nanoTime();
 		for (WorkQueue<String> queue : queues) {
@@ -143,6 +149,7 @@ public final class RedisMeasurement {
 							if (item.isEmpty()) {
 								return;
 							}
+							ledger.processed(item.get());
 							queue.done(item.get());
 							finished.countDown();
 						}
@@ -158,6 +165,7 @@ public final class RedisMeasurement {
 		if (!finished.await(10, TimeUnit.MINUTES)) {
 			throw new IllegalStateException("items were not all processed");
 		}
+		ledger.check();
 		double seconds = (System.nanoTime() - start) / 1e9;
 		queues.forEach(WorkQueue::shutDown);
 		for (Thread worker : workers) {
@@ -176,12 +184,14 @@ public final class RedisMeasurement {
 		RedisClient client = RedisClient.create(uri);
 		RedisQueue<String> queue = RedisQueue.builder(RedisQueueConnection.of(client), name).build(ItemCodec.strings());
 		CountDownLatch finished = new CountDownLatch(ITEMS);
+		Ledger ledger = new Ledger();
 		List<Thread> threads = new ArrayList<>();
 		for (int i = 0; i < WORKERS_PER_INSTANCE; i++) {
 			threads.add(start(() -> {
 				try {
 					Optional<String> item;
 					while ((item = queue.get()).isPresent()) {
+						ledger.processed(item.get());
 						queue.done(item.get());
 						finished.countDown();
 					}
@@ -203,6 +213,7 @@ public final class RedisMeasurement {
 		if (!finished.await(10, TimeUnit.MINUTES)) {
 			throw new IllegalStateException("items were not all processed");
 		}
+		ledger.check();
 		double seconds = (System.nanoTime() - start) / 1e9;
 		queue.shutDown();
 		for (Thread thread : threads) {
@@ -276,6 +287,29 @@ public final class RedisMeasurement {
 		client.shutdown();
 		Arrays.sort(latencies);
 		return new double[] { latencies[HAND_OFFS / 2] / 1e6, latencies[HAND_OFFS * 99 / 100] / 1e6 };
+	}
+
+	/**
+	 * Which items were processed, and how often: a measurement counts only if every item
+	 * added was processed exactly once (no lease expires during a run, so none may run
+	 * twice).
+	 */
+	private static final class Ledger {
+
+		private final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
+
+		void processed(String item) {
+			this.runs.computeIfAbsent(item, (key) -> new AtomicInteger()).incrementAndGet();
+		}
+
+		void check() {
+			long twice = this.runs.values().stream().filter((count) -> count.get() > 1).count();
+			if (this.runs.size() != ITEMS || twice > 0) {
+				throw new IllegalStateException("lost or processed twice: " + this.runs.size() + " of " + ITEMS
+						+ " items, " + twice + " twice");
+			}
+		}
+
 	}
 
 	/** redis-server's user plus system CPU seconds so far, from {@code INFO cpu}. */
