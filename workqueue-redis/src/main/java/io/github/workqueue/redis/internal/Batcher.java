@@ -4,8 +4,11 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 import io.github.workqueue.redis.RedisQueue;
@@ -70,6 +73,8 @@ final class Batcher {
 
 	private final Shards shards;
 
+	private final LeaseReturns returns;
+
 	private final Supplier<String> now;
 
 	/** holder, lease, most expiries, ended lease memory: ARGV 2 to 5 of every batch. */
@@ -113,21 +118,26 @@ final class Batcher {
 
 	/**
 	 * Threads whose done the last batch answered and that took their lease themselves:
-	 * most ask for their next item at once, so the next batch waits for them a little
-	 * ({@link #LINGER_NANOS} at most) to carry their gets together.
+	 * most ask for something again at once (their next item, mostly), so the next batch
+	 * waits for them, until each has asked or {@link #LINGER_NANOS} passed, to carry
+	 * their requests together.
 	 */
-	private int awaitedTakers;
-
-	/** Takers that came since the last batch was answered. */
-	private int takersSinceBatch;
+	private final Set<Thread> awaited = new HashSet<>();
 
 	private long lingerUntil;
+
+	/**
+	 * The sending thread, while it parks for {@link #awaited}; it is unparked when they
+	 * came.
+	 */
+	private @Nullable Thread lingeringSender;
 
 	Batcher(String name, RedisLink link, Shards shards, Supplier<String> now, String[] fixedArgs,
 			long longestBlockNanos, OutageLog outage) {
 		this.name = name;
 		this.link = link;
 		this.shards = shards;
+		this.returns = new LeaseReturns(link, shards, now);
 		this.now = now;
 		this.fixedArgs = fixedArgs.clone();
 		this.longestBlockNanos = longestBlockNanos;
@@ -155,6 +165,7 @@ final class Batcher {
 		BatchRequest.Add request = new BatchRequest.Add(this.shards.of(encoded), encoded);
 		synchronized (this) {
 			this.adds.add(request);
+			arrived();
 			wakeSender();
 		}
 		request.await();
@@ -176,6 +187,7 @@ final class Batcher {
 				Thread.currentThread());
 		synchronized (this) {
 			this.dones.add(request);
+			arrived();
 			wakeSender();
 		}
 		request.await();
@@ -196,7 +208,7 @@ final class Batcher {
 				return null;
 			}
 			this.takers.add(taker);
-			this.takersSinceBatch++;
+			arrived();
 			this.pollAt = System.nanoTime();
 			wakeSender();
 		}
@@ -246,6 +258,16 @@ final class Batcher {
 		this.hints.forEach(WakeHints::close);
 	}
 
+	/**
+	 * The calling thread asked for something: the sender no longer waits for it, and
+	 * stops lingering once none is awaited. Called under the monitor.
+	 */
+	private void arrived() {
+		if (this.awaited.remove(Thread.currentThread()) && this.awaited.isEmpty() && this.lingeringSender != null) {
+			LockSupport.unpark(this.lingeringSender);
+		}
+	}
+
 	/** Starts the sending thread if none runs, or wakes it. Called under the monitor. */
 	private void wakeSender() {
 		if (this.running) {
@@ -287,38 +309,63 @@ final class Batcher {
 	 * @return the batch, or {@code null} when the queue is shutting down and nothing is
 	 * left to send
 	 */
-	private synchronized @Nullable Batch next() throws InterruptedException {
+	private @Nullable Batch next() throws InterruptedException {
 		while (true) {
-			long now = System.nanoTime();
-			boolean retryDue = now - this.retryAt >= 0;
-			boolean takersDue = hasTakers() && (this.hinted || now - this.pollAt >= 0);
-			boolean lingering = this.takersSinceBatch < this.awaitedTakers && now - this.lingerUntil < 0;
-			if (!lingering && (!this.adds.isEmpty() || (retryDue && (!this.dones.isEmpty() || takersDue)))) {
-				break;
+			long lingerNanos;
+			synchronized (this) {
+				long now = System.nanoTime();
+				boolean retryDue = now - this.retryAt >= 0;
+				boolean takersDue = hasTakers() && (this.hinted || now - this.pollAt >= 0);
+				boolean ready = !this.adds.isEmpty() || (retryDue && (!this.dones.isEmpty() || takersDue));
+				lingerNanos = (this.awaited.isEmpty()) ? 0 : this.lingerUntil - now;
+				if (ready && lingerNanos <= 0) {
+					return take();
+				}
+				if (ready) {
+					this.lingeringSender = Thread.currentThread();
+				}
+				else {
+					if (this.shuttingDown && this.adds.isEmpty() && this.dones.isEmpty()) {
+						this.running = false;
+						return null;
+					}
+					await(now, retryDue);
+					continue;
+				}
 			}
-			if (this.shuttingDown && this.adds.isEmpty() && this.dones.isEmpty()) {
-				this.running = false;
-				return null;
+			// Parked rather than waiting on the monitor: a timed wait lasts at least a
+			// millisecond.
+			LockSupport.parkNanos(this, lingerNanos);
+			synchronized (this) {
+				this.lingeringSender = null;
 			}
-			long wait = Long.MAX_VALUE;
-			if (!this.dones.isEmpty() || hasTakers()) {
-				wait = this.retryAt - now;
-			}
-			if (retryDue && hasTakers()) {
-				wait = this.pollAt - now;
-			}
-			if (lingering) {
-				wait = Math.min(wait, this.lingerUntil - now);
-			}
-			if (wait == Long.MAX_VALUE) {
-				wait();
-			}
-			else {
-				TimeUnit.NANOSECONDS.timedWait(this, Math.max(1, wait));
+			if (Thread.interrupted()) {
+				throw new InterruptedException();
 			}
 		}
+	}
+
+	/** Waits for something to send: a request, a retry's time, the takers' poll. */
+	private void await(long now, boolean retryDue) throws InterruptedException {
+		long wait = Long.MAX_VALUE;
+		if (!this.dones.isEmpty() || hasTakers()) {
+			wait = this.retryAt - now;
+		}
+		if (retryDue && hasTakers()) {
+			wait = this.pollAt - now;
+		}
+		if (wait == Long.MAX_VALUE) {
+			wait();
+		}
+		else {
+			TimeUnit.NANOSECONDS.timedWait(this, Math.max(1, wait));
+		}
+	}
+
+	/** Takes what the next batch carries. Called under the monitor. */
+	private Batch take() {
 		this.hinted = false;
-		this.awaitedTakers = 0;
+		this.awaited.clear();
 		boolean retryDue = System.nanoTime() - this.retryAt >= 0;
 		List<BatchRequest.Add> addBatch = takeUpTo(this.adds);
 		List<BatchRequest.Done> doneBatch = retryDue ? takeUpTo(this.dones) : List.of();
@@ -376,15 +423,12 @@ final class Batcher {
 				});
 			}
 		}
-		int returning = 0;
-		for (BatchRequest.Done done : batch.dones()) {
-			if (done.lease.taker == done.requester) {
-				returning++;
-			}
-		}
 		synchronized (this) {
-			this.takersSinceBatch = 0;
-			this.awaitedTakers = returning;
+			for (BatchRequest.Done done : batch.dones()) {
+				if (done.lease.taker == done.requester) {
+					this.awaited.add(done.requester);
+				}
+			}
 		}
 		// The takers learn that Redis had nothing for them only once every shard was
 		// asked.
@@ -491,17 +535,11 @@ final class Batcher {
 		return false;
 	}
 
-	/** Gives back grants of one shard that no taker waited for any more. */
+	/** Gives back grants that no taker waited for any more. */
 	private void giveBack(List<Grant> grants) {
-		String[] args = new String[1 + 2 * grants.size()];
-		args[0] = this.now.get();
-		for (int i = 0; i < grants.size(); i++) {
-			args[1 + 2 * i] = grants.get(i).encoded();
-			args[2 + 2 * i] = Long.toString(grants.get(i).token());
-		}
 		try {
-			this.link.run(Script.RELEASE, ScriptOutputType.INTEGER, this.shards.keys(grants.get(0).shard()).all(),
-					args);
+			this.returns.giveBack(grants.stream().map(Grant::encoded).toList(),
+					grants.stream().map(Grant::token).toList());
 		}
 		catch (RuntimeException ex) {
 			logger.log(Level.WARNING, "workqueue '" + this.name + "': could not give back " + grants.size()

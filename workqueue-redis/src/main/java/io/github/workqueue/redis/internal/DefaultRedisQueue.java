@@ -2,9 +2,6 @@ package io.github.workqueue.redis.internal;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -80,6 +77,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private final QueueViews views;
 
+	private final LeaseReturns returns;
+
 	private final SharedFailures failures;
 
 	private final OutageLog outage;
@@ -121,6 +120,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 				new String[] { this.holder, this.leaseMicros, this.maxRedeliveries, this.endedMicros },
 				this.longestBlockNanos, this.outage);
 		this.views = new QueueViews(this.link, this.shards, this::now);
+		this.returns = new LeaseReturns(this.link, this.shards, this::now);
 		this.failures = new SharedFailures(this.link, this.shards, LimiterSpec.of(settings.rateLimiter()), this::now);
 		this.renewer = new LeaseRenewer<>(this.name, this.link, this.shards, this.held, this.leaseMicros, this::now,
 				this.metrics, this::stats, this.outage, this::signalDrain);
@@ -484,19 +484,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	private void release(List<HeldLease> leases) {
 		leases.forEach((lease) -> lease.givenBack = true);
 		try {
-			long released = 0;
-			for (Map.Entry<Integer, List<HeldLease>> shard : byShard(leases).entrySet()) {
-				List<HeldLease> ofShard = shard.getValue();
-				String[] args = new String[1 + 2 * ofShard.size()];
-				args[0] = now();
-				for (int i = 0; i < ofShard.size(); i++) {
-					args[1 + 2 * i] = ofShard.get(i).encoded;
-					args[2 + 2 * i] = Long.toString(ofShard.get(i).token);
-				}
-				Long count = this.link.run(Script.RELEASE, ScriptOutputType.INTEGER,
-						this.shards.keys(shard.getKey()).all(), args);
-				released += count;
-			}
+			long released = this.returns.giveBack(leases.stream().map((lease) -> lease.encoded).toList(),
+					leases.stream().map((lease) -> lease.token).toList());
 			logger.log(Level.INFO, "workqueue '" + this.name + "': gave back " + released + " of " + leases.size()
 					+ " leases at shutdown; those items are queued again for the other instances");
 		}
@@ -520,15 +509,6 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private String[] keysOf(String encoded) {
 		return shardOf(encoded).all();
-	}
-
-	/** Leases grouped by shard. */
-	private Map<Integer, List<HeldLease>> byShard(List<HeldLease> leases) {
-		Map<Integer, List<HeldLease>> grouped = new LinkedHashMap<>();
-		for (HeldLease lease : leases) {
-			grouped.computeIfAbsent(this.shards.of(lease.encoded), (shard) -> new ArrayList<>()).add(lease);
-		}
-		return grouped;
 	}
 
 	private String encode(T item) {
