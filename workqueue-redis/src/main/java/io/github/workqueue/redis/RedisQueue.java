@@ -12,7 +12,9 @@ import io.github.workqueue.core.RateLimitingQueue;
  * builds a queue of the same prefix and name: client-go's guarantees hold across
  * instances (dedup while queued, one holder per item, an add while in flight runs again
  * after {@code done}, FIFO, delays with earliest-ready-wins and add-supersedes, shared
- * failure counts and token buckets).
+ * failure counts and token buckets). A queue built with
+ * {@link RedisQueueBuilder#shards(int) several shards} keeps FIFO within each shard, not
+ * across them; every other guarantee holds as with one.
  *
  * <p>
  * <b>Leases.</b> {@link #get()} grants the caller's instance a lease on the item, which
@@ -42,8 +44,10 @@ import io.github.workqueue.core.RateLimitingQueue;
  * queue-wide.
  *
  * <p>
- * Thread-safe: every operation is one atomic script on Redis; this instance's own
- * bookkeeping (its leases) is a concurrent map.
+ * Thread-safe: every operation takes effect atomically on Redis, in one script, between
+ * its call and its return; operations that this instance's threads call at the same time
+ * may share one script and one round trip. This instance's own bookkeeping (its leases)
+ * is a concurrent map.
  *
  * @param <T> the type of the items
  */
