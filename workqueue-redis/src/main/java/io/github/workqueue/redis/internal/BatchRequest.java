@@ -27,7 +27,12 @@ abstract class BatchRequest {
 		}
 	}
 
-	final synchronized void completed() {
+	/** Writes the outcome and wakes the caller, once: a later completion is ignored. */
+	final synchronized void completeOnce(Runnable writeOutcome) {
+		if (this.completed) {
+			return;
+		}
+		writeOutcome.run();
 		this.completed = true;
 		notifyAll();
 	}
@@ -48,11 +53,10 @@ abstract class BatchRequest {
 		}
 
 		void complete(boolean made, @Nullable RedisException failure) {
-			synchronized (this) {
+			completeOnce(() -> {
 				this.made = made;
 				this.failure = failure;
-			}
-			completed();
+			});
 		}
 
 	}
@@ -77,10 +81,7 @@ abstract class BatchRequest {
 		}
 
 		void complete(@Nullable Boolean accepted) {
-			synchronized (this) {
-				this.accepted = accepted;
-			}
-			completed();
+			completeOnce(() -> this.accepted = accepted);
 		}
 
 	}

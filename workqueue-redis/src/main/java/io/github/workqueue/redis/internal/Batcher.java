@@ -284,13 +284,21 @@ final class Batcher {
 		try {
 			Batch batch;
 			while ((batch = next()) != null) {
-				run(batch);
+				try {
+					run(batch);
+				}
+				catch (RuntimeException ex) {
+					// A reply this code cannot read: the batch's callers must not wait
+					// forever.
+					logger.log(Level.ERROR, "workqueue '" + this.name + "': a batch failed", ex);
+					abandon(batch, new RedisException(ex));
+				}
 			}
 		}
 		catch (InterruptedException ex) {
 			// Nobody interrupts this thread; if it happens, a later request restarts it.
 		}
-		catch (RuntimeException | Error ex) {
+		catch (Error ex) {
 			logger.log(Level.ERROR, "workqueue '" + this.name + "': the thread that sends batches to Redis failed", ex);
 			throw ex;
 		}
@@ -319,7 +327,7 @@ final class Batcher {
 				boolean ready = !this.adds.isEmpty() || (retryDue && (!this.dones.isEmpty() || takersDue));
 				lingerNanos = (this.awaited.isEmpty()) ? 0 : this.lingerUntil - now;
 				if (ready && lingerNanos <= 0) {
-					return take();
+					return nextBatch();
 				}
 				if (ready) {
 					this.lingeringSender = Thread.currentThread();
@@ -363,7 +371,7 @@ final class Batcher {
 	}
 
 	/** Takes what the next batch carries. Called under the monitor. */
-	private Batch take() {
+	private Batch nextBatch() {
 		this.hinted = false;
 		this.awaited.clear();
 		boolean retryDue = System.nanoTime() - this.retryAt >= 0;
@@ -557,14 +565,15 @@ final class Batcher {
 		}
 		boolean passOn;
 		synchronized (this) {
-			passOn = !hasTakers();
-			if (!passOn) {
+			boolean waited = hasTakers();
+			passOn = !waited && !this.shuttingDown;
+			if (waited) {
 				this.hinted = true;
 				this.turn = shard;
 				notifyAll();
 			}
 		}
-		if (passOn && !this.shuttingDownNow()) {
+		if (passOn) {
 			try {
 				this.link.pushHint(this.shards.keys(shard).wake());
 			}
@@ -574,8 +583,19 @@ final class Batcher {
 		}
 	}
 
-	private synchronized boolean shuttingDownNow() {
-		return this.shuttingDown;
+	/**
+	 * Ends every request of a batch that could not be read: adds fail, dones report Redis
+	 * unreachable (their leases expire), takers learn that nothing came. A request
+	 * already completed keeps its outcome.
+	 */
+	private void abandon(Batch batch, RedisException ex) {
+		for (BatchRequest.Add add : batch.adds()) {
+			add.complete(false, ex);
+		}
+		for (BatchRequest.Done done : batch.dones()) {
+			done.complete(null);
+		}
+		batch.answered();
 	}
 
 	private void failed(ShardBatch part, RedisException ex) {
