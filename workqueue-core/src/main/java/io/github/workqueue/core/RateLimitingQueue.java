@@ -1,6 +1,9 @@
 package io.github.workqueue.core;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.SortedMap;
 
 import io.github.workqueue.core.ratelimit.RateLimiter;
 
@@ -12,6 +15,19 @@ import io.github.workqueue.core.ratelimit.RateLimiter;
  * successfully (or given up), otherwise per-item limiters remember its failures forever:
  * its next failure waits longer than it should and the memory is never released. Forget
  * does not replace {@link #done(Object)}: both are needed.
+ *
+ * <p>
+ * <b>Priorities and fairness.</b> Every item has a priority (an int, higher first): the
+ * one given by {@link #add(Object, AddOptions)}, or the queue's default (0 unless
+ * configured) for every other add. Ready items leave by priority, then in the order they
+ * became ready. An item that is queued, waiting or being processed keeps the highest
+ * priority of all its adds, so an item requeued by its worker keeps its priority unless
+ * the re-add gives a higher one; an item done with no add pending leaves the queue and
+ * its priority is forgotten. A queue built with a {@link FairnessKeyExtractor} serves,
+ * among ready items of one priority, the items' fairness keys round-robin level by level
+ * (a key just served goes to the back of its level). Dedup, one worker per item and
+ * re-add while processing are unchanged; a queue whose adds all have one priority and
+ * which has no fairness is the plain FIFO.
  *
  * <p>
  * <b>Concurrency.</b> Thread-safe, like {@link WorkQueue}; the limiter is called outside
@@ -43,6 +59,54 @@ public interface RateLimitingQueue<T> extends DelayingQueue<T> {
 	 * @return the number of requeues
 	 */
 	int numRequeues(T item);
+
+	/**
+	 * Adds the item with options: a priority, a delay, rate-limiting, or several (see
+	 * {@link AddOptions}). With no delay and no rate-limiting it is {@link #add(Object)}
+	 * at the given priority; the item's priority is raised, never lowered, whether it is
+	 * queued, waiting or being processed.
+	 * @param item the item, not null
+	 * @param options how to add it
+	 */
+	void add(T item, AddOptions options);
+
+	/**
+	 * Like {@link #get()}, with the priority the item was queued at.
+	 * @return the item and its priority, or empty if and only if the queue is shut down
+	 * and has no queued item left
+	 * @throws InterruptedException if interrupted before an item could be taken
+	 */
+	Optional<PrioritizedItem<T>> getWithPriority() throws InterruptedException;
+
+	/**
+	 * Like {@link #get(Duration)}, with the priority the item was queued at.
+	 * @param timeout how long to wait at most
+	 * @return the item and its priority, or empty when the timeout elapsed or the queue
+	 * is shut down and drained
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	Optional<PrioritizedItem<T>> getWithPriority(Duration timeout) throws InterruptedException;
+
+	/**
+	 * Returns the number of queued items per priority, highest first, only priorities
+	 * that have queued items. Informational, like {@link #len()}.
+	 * @return priority to number of queued items
+	 */
+	SortedMap<Integer, Integer> lenByPriority();
+
+	/**
+	 * Returns the priority given to adds that do not name one.
+	 * @return the default priority
+	 */
+	int defaultPriority();
+
+	/**
+	 * Returns the item's fairness keys, as the queue's {@link FairnessKeyExtractor} gives
+	 * them.
+	 * @param item the item
+	 * @return its keys, empty when the queue has no fairness
+	 */
+	List<String> fairnessKeysOf(T item);
 
 	/**
 	 * Returns the rate limiter this queue uses.

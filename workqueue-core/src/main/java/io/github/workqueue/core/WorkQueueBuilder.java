@@ -33,6 +33,10 @@ public final class WorkQueueBuilder {
 
 	private @Nullable RateLimiter<?> rateLimiter;
 
+	private int defaultPriority;
+
+	private @Nullable FairnessKeyExtractor<?> fairness;
+
 	WorkQueueBuilder() {
 	}
 
@@ -92,6 +96,29 @@ public final class WorkQueueBuilder {
 	}
 
 	/**
+	 * Sets the priority of adds that name none (every add but
+	 * {@link RateLimitingQueue#add(Object, AddOptions)} with a priority). Default 0.
+	 * @param priority the default priority
+	 * @return this builder
+	 */
+	public WorkQueueBuilder defaultPriority(int priority) {
+		this.defaultPriority = priority;
+		return this;
+	}
+
+	/**
+	 * Serves ready items of one priority round-robin over the fairness keys the extractor
+	 * gives (see {@link FairnessKeyExtractor}); rate-limiting queues only. The item type
+	 * is not checked: the extractor must accept the queue's items.
+	 * @param extractor the extractor
+	 * @return this builder
+	 */
+	public WorkQueueBuilder fairness(FairnessKeyExtractor<?> extractor) {
+		this.fairness = Objects.requireNonNull(extractor, "extractor");
+		return this;
+	}
+
+	/**
 	 * Builds a plain FIFO queue.
 	 * @param <T> the item type
 	 * @return a new queue
@@ -131,8 +158,10 @@ public final class WorkQueueBuilder {
 	 */
 	public <T> RateLimitingQueue<T> buildRateLimiting(RateLimiter<? super T> rateLimiter) {
 		Objects.requireNonNull(rateLimiter, "rateLimiter");
+		@SuppressWarnings("unchecked")
+		FairnessKeyExtractor<? super T> extractor = (FairnessKeyExtractor<? super T>) this.fairness;
 		return new DefaultRateLimitingQueue<>(this.name, this.clock, this.metricsProvider,
-				this.unfinishedWorkUpdatePeriod, rateLimiter);
+				this.unfinishedWorkUpdatePeriod, rateLimiter, this.defaultPriority, extractor);
 	}
 
 }

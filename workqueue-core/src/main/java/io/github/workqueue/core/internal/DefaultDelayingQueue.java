@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.workqueue.core.Clock;
 import io.github.workqueue.core.DelayingQueue;
+import io.github.workqueue.core.FairnessKeyExtractor;
 import io.github.workqueue.core.metrics.DropReason;
 import io.github.workqueue.core.metrics.MetricsProvider;
 
@@ -61,7 +62,13 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 
 	public DefaultDelayingQueue(String name, Clock clock, MetricsProvider metricsProvider,
 			Duration unfinishedWorkUpdatePeriod) {
-		super(name, clock, metricsProvider, unfinishedWorkUpdatePeriod);
+		this(name, clock, metricsProvider, unfinishedWorkUpdatePeriod, 0, null);
+	}
+
+	public DefaultDelayingQueue(String name, Clock clock, MetricsProvider metricsProvider,
+			Duration unfinishedWorkUpdatePeriod, int defaultPriority,
+			@Nullable FairnessKeyExtractor<? super T> fairness) {
+		super(name, clock, metricsProvider, unfinishedWorkUpdatePeriod, defaultPriority, fairness);
 	}
 
 	@Override
@@ -70,7 +77,7 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 		long delayNanos = Nanos.of(delay);
 		DelayTimer toStart;
 		synchronized (this.lock) {
-			toStart = addAfterLocked(item, delayNanos);
+			toStart = addAfterLocked(item, delayNanos, this.defaultPriority);
 		}
 		start(toStart);
 	}
@@ -79,9 +86,11 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 	 * The delayed add, under the lock; counters are recorded here.
 	 * @param item the item
 	 * @param delayNanos the delay
+	 * @param priority the add's priority, given to the item at once (and kept if higher
+	 * than the one it gets later)
 	 * @return a timer to {@linkplain #start(DelayTimer) start} once the lock is released
 	 */
-	final @Nullable DelayTimer addAfterLocked(T item, long delayNanos) {
+	final @Nullable DelayTimer addAfterLocked(T item, long delayNanos, int priority) {
 		if (isShuttingDown()) {
 			this.metrics.dropped(DropReason.ADD_AFTER_SHUTDOWN, 1);
 			return null;
@@ -90,16 +99,17 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 		long now = this.clock.nanoTime();
 		promoteDueLocked(now);
 		if (delayNanos <= 0) {
-			recordAdd(addLocked(item));
+			recordAdd(addLocked(item, priority));
 			return null;
 		}
 		long readyAt = Nanos.saturatedAdd(now, delayNanos);
-		QueueEntry<T> fresh = newEntry(item, QueueEntry.WAITING);
+		QueueEntry<T> fresh = newEntry(item, QueueEntry.WAITING, priority);
 		QueueEntry<T> entry = this.entries.putIfAbsent(item, fresh);
 		if (entry == null) {
 			entry = fresh;
 		}
 		else {
+			raiseLocked(entry, priority);
 			int state = entry.state();
 			WaitingEntry<T> waiting = entry.waiting;
 			if (waiting != null) {
@@ -154,7 +164,7 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 			this.heap.poll();
 			first.entry.waiting = null;
 			promoted++;
-			if (addEntryLocked(first.entry)) {
+			if (addEntryLocked(first.entry, first.entry.priority)) {
 				added++;
 			}
 		}

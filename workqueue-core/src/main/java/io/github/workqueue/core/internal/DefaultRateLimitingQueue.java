@@ -3,7 +3,11 @@ package io.github.workqueue.core.internal;
 import java.time.Duration;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
+import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.Clock;
+import io.github.workqueue.core.FairnessKeyExtractor;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.metrics.MetricsProvider;
 import io.github.workqueue.core.ratelimit.RateLimiter;
@@ -25,7 +29,13 @@ public class DefaultRateLimitingQueue<T> extends DefaultDelayingQueue<T> impleme
 
 	public DefaultRateLimitingQueue(String name, Clock clock, MetricsProvider metricsProvider,
 			Duration unfinishedWorkUpdatePeriod, RateLimiter<? super T> rateLimiter) {
-		super(name, clock, metricsProvider, unfinishedWorkUpdatePeriod);
+		this(name, clock, metricsProvider, unfinishedWorkUpdatePeriod, rateLimiter, 0, null);
+	}
+
+	public DefaultRateLimitingQueue(String name, Clock clock, MetricsProvider metricsProvider,
+			Duration unfinishedWorkUpdatePeriod, RateLimiter<? super T> rateLimiter, int defaultPriority,
+			@Nullable FairnessKeyExtractor<? super T> fairness) {
+		super(name, clock, metricsProvider, unfinishedWorkUpdatePeriod, defaultPriority, fairness);
 		this.rateLimiter = rateLimiter;
 	}
 
@@ -36,10 +46,43 @@ public class DefaultRateLimitingQueue<T> extends DefaultDelayingQueue<T> impleme
 		Duration delay;
 		synchronized (this.lock) {
 			delay = this.rateLimiter.when(item);
-			toStart = addAfterLocked(item, Nanos.of(delay));
+			toStart = addAfterLocked(item, Nanos.of(delay), this.defaultPriority);
 		}
 		start(toStart);
 		return delay;
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * A delay or rate-limiting counts a retry, as {@code addAfter} does; with both, the
+	 * shorter wait wins, as in controller-runtime.
+	 */
+	@Override
+	public void add(T item, AddOptions options) {
+		Objects.requireNonNull(item, "item");
+		int priority = options.priorityOr(this.defaultPriority);
+		long delayNanos = Nanos.of(options.delay());
+		if (delayNanos <= 0 && !options.isRateLimited()) {
+			int outcome;
+			synchronized (this.lock) {
+				promoteDueLocked();
+				outcome = addLocked(item, priority);
+			}
+			recordAdd(outcome);
+			return;
+		}
+		DelayTimer toStart;
+		synchronized (this.lock) {
+			if (options.isRateLimited()) {
+				long limited = Nanos.of(this.rateLimiter.when(item));
+				if (delayNanos <= 0 || limited < delayNanos) {
+					delayNanos = limited;
+				}
+			}
+			toStart = addAfterLocked(item, delayNanos, priority);
+		}
+		start(toStart);
 	}
 
 	@Override

@@ -2,14 +2,20 @@ package io.github.workqueue.core.internal;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 
 import io.github.workqueue.core.Clock;
+import io.github.workqueue.core.FairnessKeyExtractor;
+import io.github.workqueue.core.PrioritizedItem;
 import io.github.workqueue.core.WorkQueue;
 import io.github.workqueue.core.metrics.DropReason;
 import io.github.workqueue.core.metrics.MetricsProvider;
@@ -20,7 +26,13 @@ import io.github.workqueue.core.metrics.MetricsProvider;
  * <p>
  * <b>State.</b> One {@link QueueEntry} per item that is dirty, processing or waiting, in
  * {@link #entries}; its state bits are client-go's dirty and processing sets (see
- * {@link QueueEntry}). Queued entries are in {@link #fifo} in the order they were queued.
+ * {@link QueueEntry}). Queued entries are <em>ready</em>: while every ready item has one
+ * priority ({@link #fifoPriority}) and the queue has no fairness, they are in
+ * {@link #fifo} in the order they became ready, which is client-go's queue and costs
+ * nothing more; once an item of another priority becomes ready (or is raised), they move
+ * to {@link #levels}, ordered by priority, fairness and then the order they became ready
+ * (see {@link PriorityLevels}), and back to the FIFO when none is left. A queue with
+ * fairness always uses {@link #levels}.
  *
  * <p>
  * <b>Concurrency.</b> One protocol, with metrics on or off: every change of state happens
@@ -46,8 +58,10 @@ import io.github.workqueue.core.metrics.MetricsProvider;
  * add, deduplicated or not, happens-before the processing that the add caused or joined.
  * Invariants, under the lock:
  * <ul>
- * <li>an entry is in {@link #fifo} exactly when it is dirty and not processing, and at
- * most once;
+ * <li>an entry is ready (in {@link #fifo}, or in {@link #levels} when that is not null)
+ * exactly when it is dirty and not processing, and at most once; {@link #fifo} is empty
+ * while {@link #levels} is not null, and holds only entries of priority
+ * {@link #fifoPriority};
  * <li>an entry is in {@link #entries} exactly when its state is not empty;
  * <li>{@link #processingCount} is the number of processing entries; with metrics on, they
  * are also linked from {@link #processingHead};
@@ -94,6 +108,17 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	/** Guarded by {@code lock}. */
 	private final ArrayDeque<QueueEntry<T>> fifo = new ArrayDeque<>();
 
+	/** Guarded by {@code lock}: the priority of every entry in {@link #fifo}. */
+	private int fifoPriority;
+
+	/** Guarded by {@code lock}: the ready entries, when they are not one FIFO. */
+	private @Nullable PriorityLevels<T> levels;
+
+	/** The priority of adds that do not name one. */
+	final int defaultPriority;
+
+	private final @Nullable FairnessKeyExtractor<? super T> fairness;
+
 	/** Guarded by {@code lock}. */
 	private int processingCount;
 
@@ -115,7 +140,17 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 
 	public DefaultWorkQueue(String name, Clock clock, MetricsProvider metricsProvider,
 			Duration unfinishedWorkUpdatePeriod) {
+		this(name, clock, metricsProvider, unfinishedWorkUpdatePeriod, 0, null);
+	}
+
+	public DefaultWorkQueue(String name, Clock clock, MetricsProvider metricsProvider,
+			Duration unfinishedWorkUpdatePeriod, int defaultPriority,
+			@Nullable FairnessKeyExtractor<? super T> fairness) {
 		this.name = name;
+		this.defaultPriority = defaultPriority;
+		this.fairness = fairness;
+		this.fifoPriority = defaultPriority;
+		this.levels = (fairness != null) ? new PriorityLevels<>(true) : null;
 		this.clock = clock;
 		this.metrics = QueueMetrics.create(name, metricsProvider);
 		this.unfinishedWorkPeriodNanos = Nanos.of(unfinishedWorkUpdatePeriod);
@@ -136,20 +171,20 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		if (seen != null) {
 			int state = seen.state();
 			if ((state & (QueueEntry.DIRTY | QueueEntry.WAITING | QueueEntry.REMOVED)) == QueueEntry.DIRTY
-					&& seen.confirm(state) && !this.shuttingDown) {
+					&& seen.priority >= this.defaultPriority && seen.confirm(state) && !this.shuttingDown) {
 				return;
 			}
 		}
 		int outcome;
 		synchronized (this.lock) {
 			promoteDueLocked();
-			outcome = addLocked(item);
+			outcome = addLocked(item, this.defaultPriority);
 		}
 		recordAdd(outcome);
 	}
 
 	/**
-	 * Records the outcome of {@link #addLocked(Object)} after the lock is released.
+	 * Records the outcome of {@link #addLocked(Object, int)} after the lock is released.
 	 * @param outcome what it returned
 	 */
 	final void recordAdd(int outcome) {
@@ -164,32 +199,36 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	/**
 	 * The add, under the lock.
 	 * @param item the item
+	 * @param priority the add's priority
 	 * @return {@link #ADDED} if the item became dirty, {@link #UNCHANGED} if it was dirty
 	 * already, {@link #DROPPED} if the queue is shutting down
 	 */
-	final int addLocked(T item) {
+	final int addLocked(T item, int priority) {
 		if (this.shuttingDown) {
 			return DROPPED;
 		}
 		// One map operation for the common case, a new item; the entry made for nothing
 		// when the item has one already is short-lived.
-		QueueEntry<T> fresh = newEntry(item, QueueEntry.DIRTY);
+		QueueEntry<T> fresh = newEntry(item, QueueEntry.DIRTY, priority);
 		QueueEntry<T> entry = this.entries.putIfAbsent(item, fresh);
 		if (entry == null) {
 			becameDirtyLocked(fresh);
 			enqueueLocked(fresh);
 			return ADDED;
 		}
-		return addEntryLocked(entry) ? ADDED : UNCHANGED;
+		return addEntryLocked(entry, priority) ? ADDED : UNCHANGED;
 	}
 
 	/**
-	 * The add of an item that has an entry, under the lock: supersedes its waiting entry,
-	 * then marks it dirty and queues it unless it is processing.
+	 * The add of an item that has an entry, under the lock: raises its priority,
+	 * supersedes its waiting entry, then marks it dirty and queues it unless it is
+	 * processing.
 	 * @param entry the item's entry
+	 * @param priority the add's priority
 	 * @return true if the item became dirty
 	 */
-	final boolean addEntryLocked(QueueEntry<T> entry) {
+	final boolean addEntryLocked(QueueEntry<T> entry, int priority) {
+		raiseLocked(entry, priority);
 		int state = entry.state();
 		if ((state & QueueEntry.WAITING) != 0) {
 			cancelWaitingLocked(entry);
@@ -208,13 +247,98 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	}
 
 	/**
+	 * Gives an entry the priority of an add, if that is higher; a ready entry moves to
+	 * its new priority, keeping the moment it became ready. Under the lock.
+	 * @param entry the item's entry
+	 * @param priority the add's priority
+	 */
+	final void raiseLocked(QueueEntry<T> entry, int priority) {
+		int from = entry.priority;
+		if (priority <= from) {
+			return;
+		}
+		entry.priority = priority;
+		if ((entry.state() & (QueueEntry.DIRTY | QueueEntry.PROCESSING)) != QueueEntry.DIRTY) {
+			return;
+		}
+		PriorityLevels<T> ready = this.levels;
+		if (ready != null) {
+			ready.raise(slotOf(entry), from);
+		}
+		else if (this.fifo.size() == 1) {
+			this.fifoPriority = priority;
+		}
+		else {
+			// The FIFO moves in its order, this entry at its new priority.
+			prioritizeLocked();
+		}
+	}
+
+	/**
+	 * Moves the FIFO's entries to priority levels, in the order they became ready.
+	 * @return the levels
+	 */
+	private PriorityLevels<T> prioritizeLocked() {
+		PriorityLevels<T> ready = new PriorityLevels<>(false);
+		for (QueueEntry<T> entry : this.fifo) {
+			ready.add(slotOf(entry));
+		}
+		this.fifo.clear();
+		this.levels = ready;
+		return ready;
+	}
+
+	private ReadySlot<T> slotOf(QueueEntry<T> entry) {
+		ReadySlot<T> slot = entry.slot;
+		if (slot == null) {
+			slot = new ReadySlot<>(entry, fairnessKeysOf(entry.item));
+			entry.slot = slot;
+		}
+		return slot;
+	}
+
+	/**
+	 * Returns the item's fairness keys, as the queue's extractor gives them.
+	 * @param item the item
+	 * @return its keys, empty when the queue has no fairness
+	 */
+	public List<String> fairnessKeysOf(T item) {
+		FairnessKeyExtractor<? super T> extractor = this.fairness;
+		if (extractor == null) {
+			return List.of();
+		}
+		List<String> keys = extractor.keysOf(item);
+		if (keys == null) {
+			throw new IllegalStateException("fairness key extractor of workqueue '" + this.name + "' returned null for "
+					+ item + "; return an empty list for no key");
+		}
+		return List.copyOf(keys);
+	}
+
+	/**
+	 * Returns the priority given to adds that do not name one.
+	 * @return the default priority
+	 */
+	public int defaultPriority() {
+		return this.defaultPriority;
+	}
+
+	/**
 	 * Makes an item's entry, with the timestamps only when metrics are on.
 	 * @param item the item
 	 * @param state its first state
+	 * @param priority its first priority
 	 * @return the entry, not yet in the map
 	 */
-	final QueueEntry<T> newEntry(T item, int state) {
-		return this.metrics.enabled() ? new TimedQueueEntry<>(item, state) : new QueueEntry<>(item, state);
+	final QueueEntry<T> newEntry(T item, int state, int priority) {
+		QueueEntry<T> entry = this.metrics.enabled() ? new TimedQueueEntry<>(item, state, priority)
+				: new QueueEntry<>(item, state, priority);
+		if (this.fairness != null) {
+			// Asked before the entry is published, so that an extractor that fails
+			// changes nothing.
+			entry.slot = new ReadySlot<>(entry, fairnessKeysOf(item));
+		}
+		return entry;
 	}
 
 	private void becameDirtyLocked(QueueEntry<T> entry) {
@@ -225,8 +349,65 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	}
 
 	private void enqueueLocked(QueueEntry<T> entry) {
-		this.fifo.addLast(entry);
+		PriorityLevels<T> ready = this.levels;
+		if (ready != null) {
+			ready.add(slotOf(entry));
+		}
+		else if (entry.priority == this.fifoPriority) {
+			this.fifo.addLast(entry);
+		}
+		else if (this.fifo.isEmpty()) {
+			this.fifoPriority = entry.priority;
+			this.fifo.addLast(entry);
+		}
+		else {
+			prioritizeLocked().add(slotOf(entry));
+		}
 		wakeConsumerLocked();
+	}
+
+	/**
+	 * Takes the next ready entry. Under the lock.
+	 * @return the entry, or null when none is ready
+	 */
+	private @Nullable QueueEntry<T> pollReadyLocked() {
+		PriorityLevels<T> ready = this.levels;
+		if (ready == null) {
+			return this.fifo.pollFirst();
+		}
+		ReadySlot<T> slot = ready.poll();
+		if (slot == null) {
+			return null;
+		}
+		if (ready.size() == 0 && this.fairness == null) {
+			// Back to the FIFO, until items of two priorities are ready again.
+			this.levels = null;
+		}
+		return slot.entry;
+	}
+
+	private int readyCountLocked() {
+		PriorityLevels<T> ready = this.levels;
+		return (ready != null) ? ready.size() : this.fifo.size();
+	}
+
+	/**
+	 * Returns the number of ready items per priority, highest first.
+	 * @return priority to number of ready items, only priorities that have some
+	 */
+	public SortedMap<Integer, Integer> lenByPriority() {
+		synchronized (this.lock) {
+			promoteDueLocked();
+			PriorityLevels<T> ready = this.levels;
+			if (ready != null) {
+				return ready.sizeByPriority();
+			}
+			TreeMap<Integer, Integer> sizes = new TreeMap<>(Collections.reverseOrder());
+			if (!this.fifo.isEmpty()) {
+				sizes.put(this.fifoPriority, this.fifo.size());
+			}
+			return sizes;
+		}
 	}
 
 	/**
@@ -272,17 +453,48 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	}
 
 	@Override
+	@SuppressWarnings("unchecked")
 	public Optional<T> get() throws InterruptedException {
-		return get(Long.MAX_VALUE);
+		return Optional.ofNullable((T) take(Long.MAX_VALUE, false));
 	}
 
 	@Override
+	@SuppressWarnings("unchecked")
 	public Optional<T> get(Duration timeout) throws InterruptedException {
-		return get(Nanos.of(timeout));
+		return Optional.ofNullable((T) take(Nanos.of(timeout), false));
 	}
 
-	private Optional<T> get(long timeoutNanos) throws InterruptedException {
+	/**
+	 * Like {@link #get()}, with the priority the item was queued at.
+	 * @return the item and its priority, or empty once shut down and drained
+	 * @throws InterruptedException if interrupted before an item could be taken
+	 */
+	@SuppressWarnings("unchecked")
+	public Optional<PrioritizedItem<T>> getWithPriority() throws InterruptedException {
+		return Optional.ofNullable((PrioritizedItem<T>) take(Long.MAX_VALUE, true));
+	}
+
+	/**
+	 * Like {@link #get(Duration)}, with the priority the item was queued at.
+	 * @param timeout how long to wait at most
+	 * @return the item and its priority, or empty
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	@SuppressWarnings("unchecked")
+	public Optional<PrioritizedItem<T>> getWithPriority(Duration timeout) throws InterruptedException {
+		return Optional.ofNullable((PrioritizedItem<T>) take(Nanos.of(timeout), true));
+	}
+
+	/**
+	 * Takes the next item.
+	 * @param timeoutNanos how long to wait at most
+	 * @param withPriority whether to return a {@link PrioritizedItem} rather than the
+	 * item
+	 * @return the item (or the item with its priority), null when none
+	 */
+	private @Nullable Object take(long timeoutNanos, boolean withPriority) throws InterruptedException {
 		QueueEntry<T> entry;
+		int priority;
 		long queuedNanos = 0;
 		synchronized (this.lock) {
 			long remaining = timeoutNanos;
@@ -295,7 +507,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 						throw new InterruptedException();
 					}
 					promoteDueLocked();
-					entry = this.fifo.pollFirst();
+					entry = pollReadyLocked();
 					if (entry != null || this.shuttingDown || remaining <= 0) {
 						break;
 					}
@@ -314,14 +526,15 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 				// was interrupted: pass it on, as a j.u.c. condition hands its signal to
 				// the
 				// next waiter, so that no other consumer sleeps while an item is queued.
-				if (!this.fifo.isEmpty()) {
+				if (readyCountLocked() > 0) {
 					wakeConsumerLocked();
 				}
 				throw ex;
 			}
 			if (entry == null) {
-				return Optional.empty();
+				return null;
 			}
+			priority = entry.priority;
 			int state = entry.state();
 			entry.exchange((state & ~QueueEntry.DIRTY) | QueueEntry.PROCESSING);
 			this.processingCount++;
@@ -338,7 +551,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		if (this.metrics.enabled()) {
 			this.metrics.taken(queuedNanos);
 		}
-		return Optional.of(entry.item);
+		return withPriority ? new PrioritizedItem<>(entry.item, priority) : entry.item;
 	}
 
 	/**
@@ -406,7 +619,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	public int len() {
 		synchronized (this.lock) {
 			promoteDueLocked();
-			return this.fifo.size();
+			return readyCountLocked();
 		}
 	}
 
@@ -464,7 +677,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 			// entry changed by the discard then also sees the shutdown.
 			this.shuttingDown = true;
 			logger.log(System.Logger.Level.DEBUG, () -> "workqueue '" + this.name + "' shutting down with "
-					+ this.fifo.size() + " queued and " + this.processingCount + " processing");
+					+ readyCountLocked() + " queued and " + this.processingCount + " processing");
 		}
 		discardWaitingLocked();
 		this.lock.notifyAll();

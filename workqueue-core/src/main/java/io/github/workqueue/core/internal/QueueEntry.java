@@ -18,10 +18,18 @@ import org.jspecify.annotations.Nullable;
  * item's state at the moment of the read.
  *
  * <p>
- * <b>Concurrency.</b> Every field but {@link #state} is guarded by the owning queue's
- * lock. {@link #state} changes only under that lock, except that a duplicate add outside
- * the lock may {@link #confirm(int)} a dirty state: a compare-and-set to the same value.
- * The take of a dirty item (dirty to processing) is an atomic read-modify-write
+ * <b>Priority.</b> {@link #priority} is the highest priority of the adds since the entry
+ * was made; it never decreases while the entry lives (an item done with nothing pending
+ * leaves with its entry, and a later add makes a new one).
+ *
+ * <p>
+ * <b>Concurrency.</b> Every field but {@link #state} and {@link #priority} is guarded by
+ * the owning queue's lock. {@link #priority} is written under the lock and read without
+ * it by a duplicate add: since it only grows, any value such a read returns is at most
+ * the current one, so an add that sees a priority at least its own is rightly a
+ * duplicate. {@link #state} changes only under that lock, except that a duplicate add
+ * outside the lock may {@link #confirm(int)} a dirty state: a compare-and-set to the same
+ * value. The take of a dirty item (dirty to processing) is an atomic read-modify-write
  * ({@link #exchange(int)}): a confirmation either comes before it and is read by it, or
  * fails and the add goes to the lock; that carries the adding thread's writes to the
  * worker that processes the item. Other changes are release writes ({@link #set(int)}): a
@@ -63,8 +71,15 @@ class QueueEntry<T> {
 	/** Its pending delayed add, set exactly when {@link #WAITING} is. */
 	@Nullable WaitingEntry<T> waiting;
 
-	QueueEntry(T item, int state) {
+	/** See the class comment. */
+	int priority;
+
+	/** Its place among ready items, in a queue that orders by priority or fairness. */
+	@Nullable ReadySlot<T> slot;
+
+	QueueEntry(T item, int state, int priority) {
 		this.item = item;
+		this.priority = priority;
 		STATE.setRelease(this, state);
 	}
 

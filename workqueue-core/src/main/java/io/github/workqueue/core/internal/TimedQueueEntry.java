@@ -27,8 +27,8 @@ final class TimedQueueEntry<T> extends QueueEntry<T> {
 
 	@Nullable TimedQueueEntry<T> nextProcessing;
 
-	TimedQueueEntry(T item, int state) {
-		super(item, state);
+	TimedQueueEntry(T item, int state, int priority) {
+		super(item, state, priority);
 	}
 
 }

@@ -2,6 +2,7 @@ package io.github.workqueue.core.lincheck;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,22 +36,27 @@ final class Lincheck {
 	}
 
 	static ModelCheckingOptions options() {
+		return options(QueueModel.class);
+	}
+
+	static ModelCheckingOptions options(Class<?> specification) {
 		return new ModelCheckingOptions().iterations(Integer.getInteger("lincheck.iterations", 40))
 			.invocationsPerIteration(Integer.getInteger("lincheck.invocations", 100))
 			.threads(3)
 			.actorsPerThread(3)
 			.actorsBefore(2)
 			.actorsAfter(2)
-			.sequentialSpecification(QueueModel.class)
+			.sequentialSpecification(specification)
 			// The JDK's own linearizable collections and the test's recording metrics
 			// are taken as atomic steps: the model checker explores the interleavings of
 			// the queue's protocol rather than those inside ConcurrentHashMap.
-			.addGuarantee(forClasses(ConcurrentHashMap.class.getName(), ArrayDeque.class.getName(),
-					HashMap.class.getName(), DoubleAdder.class.getName(), AtomicLong.class.getName(),
-					CopyOnWriteArrayList.class.getName(), RecordingMetricsProvider.class.getName(),
-					"io.github.workqueue.core.ratelimit.FailureCounts")
-				.allMethods()
-				.treatAsAtomic());
+			.addGuarantee(
+					forClasses(ConcurrentHashMap.class.getName(), ArrayDeque.class.getName(), HashMap.class.getName(),
+							TreeMap.class.getName(), DoubleAdder.class.getName(), AtomicLong.class.getName(),
+							CopyOnWriteArrayList.class.getName(), RecordingMetricsProvider.class.getName(),
+							"io.github.workqueue.core.ratelimit.FailureCounts")
+						.allMethods()
+						.treatAsAtomic());
 	}
 
 }

@@ -1,0 +1,107 @@
+package io.github.workqueue.core.internal;
+
+import java.util.Collections;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The ready items of a queue that orders by priority (and fairness): one {@link FairNode
+ * fairness tree} per priority that has ready items, highest first. Within a priority,
+ * items leave in the order they became ready (their sequence), or, with fairness,
+ * round-robin over their keys level by level and in that order within one path of keys.
+ *
+ * <p>
+ * <b>Invariants.</b> A priority is in {@link #levels} exactly when its tree has ready
+ * items; {@link #size} is the sum of the trees' sizes; sequences are given in the order
+ * items become ready and never reused.
+ *
+ * <p>
+ * <b>Concurrency.</b> Not thread-safe; guarded by the owning queue's lock.
+ *
+ * @param <T> the item type
+ */
+final class PriorityLevels<T> {
+
+	private final TreeMap<Integer, FairNode<T>> levels = new TreeMap<>(Collections.reverseOrder());
+
+	private final boolean fair;
+
+	private long nextSequence;
+
+	private int size;
+
+	PriorityLevels(boolean fair) {
+		this.fair = fair;
+	}
+
+	int size() {
+		return this.size;
+	}
+
+	/**
+	 * Queues an item that became ready now, at its entry's priority.
+	 * @param slot the item's slot, not queued
+	 */
+	void add(ReadySlot<T> slot) {
+		slot.sequence = this.nextSequence++;
+		place(slot);
+	}
+
+	/**
+	 * Moves a queued item to its entry's new, higher priority, keeping the moment it
+	 * became ready.
+	 * @param slot the item's slot, queued, its entry's priority already raised
+	 * @param from the priority it is queued at
+	 */
+	void raise(ReadySlot<T> slot, int from) {
+		FairNode.remove(slot);
+		this.size--;
+		if (this.levels.get(from).size == 0) {
+			this.levels.remove(from);
+		}
+		place(slot);
+	}
+
+	private void place(ReadySlot<T> slot) {
+		this.levels.computeIfAbsent(slot.entry.priority, (priority) -> FairNode.root(this.fair)).add(slot, 0);
+		this.size++;
+	}
+
+	/**
+	 * Takes the next ready item: the highest priority's next item.
+	 * @return its slot, or null when nothing is ready
+	 */
+	@Nullable ReadySlot<T> poll() {
+		Map.Entry<Integer, FairNode<T>> first = this.levels.firstEntry();
+		if (first == null) {
+			return null;
+		}
+		FairNode<T> root = first.getValue();
+		ReadySlot<T> slot = root.poll();
+		if (root.size == 0) {
+			this.levels.pollFirstEntry();
+		}
+		this.size--;
+		return slot;
+	}
+
+	SortedMap<Integer, Integer> sizeByPriority() {
+		TreeMap<Integer, Integer> sizes = new TreeMap<>(Collections.reverseOrder());
+		this.levels.forEach((priority, root) -> sizes.put(priority, root.size));
+		return sizes;
+	}
+
+	/**
+	 * Counts the ready items by their first fairness key, over every priority.
+	 * @return first key to number of ready items
+	 */
+	Map<String, Integer> sizeByFirstKey() {
+		Map<String, Integer> sizes = new TreeMap<>();
+		this.levels.values().forEach((root) -> root.countChildren(sizes));
+		return sizes;
+	}
+
+}
