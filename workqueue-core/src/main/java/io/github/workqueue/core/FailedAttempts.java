@@ -22,6 +22,13 @@ public interface FailedAttempts<T> {
 	int recordFailedAttempt(T item);
 
 	/**
+	 * Returns the item's failed attempts since its last success.
+	 * @param item the item
+	 * @return the count, 0 when none
+	 */
+	int failedAttempts(T item);
+
+	/**
 	 * Forgets the item's failed attempts, after a success or when it is given up, and, if
 	 * asked, the rate limiter's memory of it as {@code forget} does, in one step (one
 	 * round trip on Redis).

@@ -1,6 +1,6 @@
 package io.github.workqueue.redis;
 
-import java.time.Instant;
+import io.github.workqueue.core.ItemLease;
 
 /**
  * One processing's lease on an item: granted by {@code get} to the thread that took the
@@ -26,31 +26,6 @@ import java.time.Instant;
  * compares Redis's time with this instance's wall clock, which may be skewed.
  * {@link #expiresAt()} is Redis's deadline, on Redis's clock, for display.
  */
-public interface Lease {
-
-	/**
-	 * Returns the fencing token of the grant.
-	 * @return the token
-	 */
-	long token();
-
-	/**
-	 * Returns the deadline of the last grant or renewal, on Redis's clock.
-	 * @return the deadline
-	 */
-	Instant expiresAt();
-
-	/**
-	 * Tells whether a renewal found the lease expired or held by another processing.
-	 * @return true once lost; a lost lease never becomes live again
-	 */
-	boolean lost();
-
-	/**
-	 * Tells whether the lease is still live, judged on this instance's monotonic clock
-	 * with a margin: not lost, not ended by {@code done}, and renewed recently enough.
-	 * @return true while this processing may still assume it is the item's only holder
-	 */
-	boolean isLive();
+public interface Lease extends ItemLease {
 
 }

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.github.workqueue.core.FailedAttempts;
+import io.github.workqueue.core.LeasedQueue;
 import io.github.workqueue.core.RateLimitingQueue;
 
 /**
@@ -51,7 +52,7 @@ import io.github.workqueue.core.RateLimitingQueue;
  *
  * @param <T> the type of the items
  */
-public interface RedisQueue<T> extends RateLimitingQueue<T>, FailedAttempts<T> {
+public interface RedisQueue<T> extends RateLimitingQueue<T>, FailedAttempts<T>, LeasedQueue<T> {
 
 	/**
 	 * Starts building a queue.
@@ -73,6 +74,7 @@ public interface RedisQueue<T> extends RateLimitingQueue<T>, FailedAttempts<T> {
 	 * @param item the item
 	 * @return the lease, or empty if this instance does not hold the item
 	 */
+	@Override
 	Optional<Lease> lease(T item);
 
 	/**

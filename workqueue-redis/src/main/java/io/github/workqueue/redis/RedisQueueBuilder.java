@@ -7,6 +7,7 @@ import java.util.UUID;
 import java.util.function.LongSupplier;
 
 import io.github.workqueue.core.Clock;
+import io.github.workqueue.core.FairnessKeyExtractor;
 import io.github.workqueue.core.metrics.MetricsProvider;
 import io.github.workqueue.core.ratelimit.RateLimiter;
 import io.github.workqueue.core.ratelimit.RateLimiters;
@@ -42,6 +43,10 @@ public final class RedisQueueBuilder {
 	private String holder = defaultHolder();
 
 	private @Nullable LongSupplier redisTimeMicros;
+
+	private int defaultPriority;
+
+	private @Nullable FairnessKeyExtractor<?> fairness;
 
 	RedisQueueBuilder(RedisQueueConnection connection, String name) {
 		this.connection = Objects.requireNonNull(connection, "connection");
@@ -94,6 +99,30 @@ public final class RedisQueueBuilder {
 			throw new IllegalArgumentException("maxRedeliveries must not be negative, was " + maxRedeliveries);
 		}
 		this.maxRedeliveries = maxRedeliveries;
+		return this;
+	}
+
+	/**
+	 * Sets the priority of adds that name none. Default 0; a queue whose adds are all at
+	 * 0 and which has no fairness keeps its FIFO in one Redis list and batches its adds.
+	 * @param priority the default priority
+	 * @return this builder
+	 */
+	public RedisQueueBuilder defaultPriority(int priority) {
+		this.defaultPriority = priority;
+		return this;
+	}
+
+	/**
+	 * Serves ready items of one priority round-robin over the fairness keys the extractor
+	 * gives, queue-wide (per shard on a queue of several shards). The extractor runs on
+	 * the adding instance; every instance sharing the queue must give equal items the
+	 * same keys. Adds then carry their keys and are not batched.
+	 * @param extractor the extractor, for the queue's item type
+	 * @return this builder
+	 */
+	public RedisQueueBuilder fairness(FairnessKeyExtractor<?> extractor) {
+		this.fairness = Objects.requireNonNull(extractor, "extractor");
 		return this;
 	}
 
@@ -184,7 +213,8 @@ public final class RedisQueueBuilder {
 		Duration longestBlock = (this.redisTimeMicros != null) ? Duration.ofMillis(10) : Duration.ofSeconds(1);
 		return new DefaultRedisQueue<>(new DefaultRedisQueue.Settings<>(this.name, this.prefix, this.shards,
 				this.connection.link(), codec, this.holder, this.leaseDuration, this.maxRedeliveries,
-				(RateLimiter<? super T>) this.rateLimiter, this.redisTimeMicros, longestBlock, metrics));
+				(RateLimiter<? super T>) this.rateLimiter, this.redisTimeMicros, longestBlock, metrics,
+				this.defaultPriority, (FairnessKeyExtractor<? super T>) this.fairness));
 	}
 
 	private static String defaultHolder() {

@@ -153,7 +153,8 @@ final class Batcher {
 	 * A lease granted by a batch, with when that batch was sent (the lease's liveness
 	 * counts from then).
 	 */
-	record Grant(int shard, String encoded, long token, long deadlineMicros, long queuedMicros, long sentNanos) {
+	record Grant(int shard, String encoded, long token, long deadlineMicros, long queuedMicros, int priority,
+			long sentNanos) {
 	}
 
 	/**
@@ -482,10 +483,11 @@ final class Batcher {
 		}
 		List<Grant> unclaimed = new ArrayList<>();
 		int granted = 0;
-		for (; index + 3 < reply.size(); index += 4) {
+		for (; index + 4 < reply.size(); index += 5) {
 			granted++;
 			Grant grant = new Grant(part.shard(), (String) reply.get(index), (Long) reply.get(index + 1),
-					(Long) reply.get(index + 2), (Long) reply.get(index + 3), sent);
+					(Long) reply.get(index + 2), (Long) reply.get(index + 3), ((Long) reply.get(index + 4)).intValue(),
+					sent);
 			if (!serve(grant)) {
 				unclaimed.add(grant);
 			}

@@ -6,9 +6,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
+import io.github.workqueue.core.AddOptions;
+import io.github.workqueue.core.FairnessKeyExtractor;
+import io.github.workqueue.core.PrioritizedItem;
 import io.github.workqueue.core.ratelimit.RateLimiter;
 import io.github.workqueue.redis.DoneResult;
 import io.github.workqueue.redis.InFlightItem;
@@ -19,6 +23,7 @@ import io.github.workqueue.redis.RedisQueueStats;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * A {@link RedisQueue}: each operation is one script on Redis (see
@@ -42,6 +47,8 @@ import org.jspecify.annotations.Nullable;
 public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private static final System.Logger logger = System.getLogger(RedisQueue.class.getName());
+
+	private static final ObjectMapper JSON = new ObjectMapper();
 
 	private final String name;
 
@@ -89,6 +96,13 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private final Object drainMonitor = new Object();
 
+	private final int defaultPriority;
+
+	private final @Nullable FairnessKeyExtractor<? super T> fairness;
+
+	/** Whether plain adds can go in batches: default priority 0 and no fairness. */
+	private final boolean plainAdds;
+
 	private volatile boolean shuttingDown;
 
 	/**
@@ -115,6 +129,9 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.redisTimeMicros = settings.redisTimeMicros();
 		this.longestBlockNanos = settings.longestBlock().toNanos();
 		this.metrics = settings.metrics();
+		this.defaultPriority = settings.defaultPriority();
+		this.fairness = settings.fairness();
+		this.plainAdds = this.defaultPriority == 0 && this.fairness == null;
 		this.outage = new OutageLog(this.name);
 		this.batcher = new Batcher(this.name, this.link, this.shards, this::now,
 				new String[] { this.holder, this.leaseMicros, this.maxRedeliveries, this.endedMicros },
@@ -143,10 +160,13 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 * @param redisTimeMicros the time to use instead of Redis's, or {@code null}
 	 * @param longestBlock the longest single blocking wait
 	 * @param metrics where metrics go, or {@code null} for none
+	 * @param defaultPriority the priority of adds that name none
+	 * @param fairness the fairness key extractor, or {@code null} for none
 	 */
 	public record Settings<T>(String name, String prefix, int shards, RedisLink link, ItemCodec<T> codec, String holder,
 			Duration leaseDuration, int maxRedeliveries, RateLimiter<? super T> rateLimiter,
-			@Nullable LongSupplier redisTimeMicros, Duration longestBlock, @Nullable RedisQueueMetrics metrics) {
+			@Nullable LongSupplier redisTimeMicros, Duration longestBlock, @Nullable RedisQueueMetrics metrics,
+			int defaultPriority, @Nullable FairnessKeyExtractor<? super T> fairness) {
 	}
 
 	@Override
@@ -156,6 +176,10 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public void add(T item) {
+		if (!this.plainAdds) {
+			add(item, AddOptions.defaults());
+			return;
+		}
 		String encoded = encode(item);
 		if (droppedAfterShutdown(item)) {
 			return;
@@ -165,9 +189,78 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		}
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * One script, not batched (see {@code addWith.lua}); a delay or rate-limiting counts
+	 * a retry, as {@code addAfter} does.
+	 */
+	@Override
+	public void add(T item, AddOptions options) {
+		addWith(item, options);
+	}
+
+	/** The add with options; returns the delay used, zero when the add was dropped. */
+	private Duration addWith(T item, AddOptions options) {
+		Objects.requireNonNull(options, "options");
+		String encoded = encode(item);
+		if (droppedAfterShutdown(item)) {
+			return Duration.ZERO;
+		}
+		long delayMicros = options.delay().isNegative() ? 0 : LimiterSpec.micros(options.delay());
+		boolean retry = delayMicros > 0 || options.isRateLimited();
+		if (retry && this.metrics != null) {
+			this.metrics.retried();
+		}
+		List<Long> made = this.link.run(Script.ADD_WITH, ScriptOutputType.MULTI, keysOf(encoded), now(), encoded,
+				Integer.toString(options.priorityOr(this.defaultPriority)), fairnessJson(item),
+				Long.toString(delayMicros), options.isRateLimited() ? this.failures.limiterJson() : "",
+				options.isRateLimited() ? this.failures.reservedBuckets() : "");
+		if (made.get(0) == 1 && made.get(1) <= 0 && this.metrics != null) {
+			this.metrics.added();
+		}
+		return Duration.ofNanos(Math.max(0, made.get(1)) * 1000);
+	}
+
+	private String fairnessJson(T item) {
+		List<String> keys = fairnessKeysOf(item);
+		if (this.fairness == null) {
+			return "";
+		}
+		return JSON.writeValueAsString(keys);
+	}
+
+	@Override
+	public List<String> fairnessKeysOf(T item) {
+		FairnessKeyExtractor<? super T> extractor = this.fairness;
+		if (extractor == null) {
+			return List.of();
+		}
+		List<String> keys = extractor.keysOf(item);
+		if (keys == null) {
+			throw new IllegalStateException("fairness key extractor of workqueue '" + this.name + "' returned null for "
+					+ item + "; return an empty list for no key");
+		}
+		return List.copyOf(keys);
+	}
+
+	@Override
+	public int defaultPriority() {
+		return this.defaultPriority;
+	}
+
+	@Override
+	public SortedMap<Integer, Integer> lenByPriority() {
+		return this.views.lenByPriority();
+	}
+
 	@Override
 	public void addAfter(T item, Duration delay) {
 		Objects.requireNonNull(delay, "delay");
+		if (!this.plainAdds) {
+			add(item, AddOptions.delay(delay));
+			return;
+		}
 		String encoded = encode(item);
 		if (droppedAfterShutdown(item)) {
 			return;
@@ -186,6 +279,9 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public Duration addRateLimited(T item) {
+		if (!this.plainAdds) {
+			return addWith(item, AddOptions.rateLimited());
+		}
 		String encoded = encode(item);
 		if (droppedAfterShutdown(item)) {
 			return Duration.ZERO;
@@ -207,6 +303,11 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	}
 
 	@Override
+	public int failedAttempts(T item) {
+		return this.failures.failedAttempts(encode(item));
+	}
+
+	@Override
 	public void clearFailedAttempts(T item, boolean forget) {
 		this.failures.clearFailedAttempts(encode(item), forget);
 	}
@@ -223,11 +324,22 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public Optional<T> get() throws InterruptedException {
-		return get(Long.MAX_VALUE);
+		return get(Long.MAX_VALUE).map(PrioritizedItem::item);
 	}
 
 	@Override
 	public Optional<T> get(Duration timeout) throws InterruptedException {
+		Objects.requireNonNull(timeout, "timeout");
+		return get(timeout.isNegative() ? 0 : saturatedNanos(timeout)).map(PrioritizedItem::item);
+	}
+
+	@Override
+	public Optional<PrioritizedItem<T>> getWithPriority() throws InterruptedException {
+		return get(Long.MAX_VALUE);
+	}
+
+	@Override
+	public Optional<PrioritizedItem<T>> getWithPriority(Duration timeout) throws InterruptedException {
 		Objects.requireNonNull(timeout, "timeout");
 		return get(timeout.isNegative() ? 0 : saturatedNanos(timeout));
 	}
@@ -236,7 +348,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 * Waits for a lease from the batches this instance sends (see {@link Batcher}); parks
 	 * an item that cannot be decoded and waits again.
 	 */
-	private Optional<T> get(long timeoutNanos) throws InterruptedException {
+	private Optional<PrioritizedItem<T>> get(long timeoutNanos) throws InterruptedException {
 		long start = System.nanoTime();
 		boolean first = true;
 		while (true) {
@@ -252,7 +364,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			if (grant == null) {
 				return Optional.empty();
 			}
-			Optional<T> taken = take(grant);
+			Optional<PrioritizedItem<T>> taken = take(grant);
 			if (taken.isPresent() || this.shuttingDown) {
 				return taken;
 			}
@@ -265,7 +377,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 * @param sent when the get script was sent, which the lease's liveness counts from
 	 * @return the item, or empty if it was parked or this instance is shutting down
 	 */
-	private Optional<T> take(Batcher.Grant grant) {
+	private Optional<PrioritizedItem<T>> take(Batcher.Grant grant) {
 		String encoded = grant.encoded();
 		long token = grant.token();
 		T item;
@@ -293,7 +405,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		if (this.metrics != null) {
 			this.metrics.taken(grant.queuedMicros());
 		}
-		return Optional.of(item);
+		return Optional.of(new PrioritizedItem<>(item, grant.priority()));
 	}
 
 	/**

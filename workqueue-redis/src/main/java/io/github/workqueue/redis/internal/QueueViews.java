@@ -2,10 +2,13 @@ package io.github.workqueue.redis.internal;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 
 import io.github.workqueue.redis.InFlightItem;
@@ -35,9 +38,25 @@ final class QueueViews {
 	int len() {
 		long length = 0;
 		for (int shard = 0; shard < this.shards.count(); shard++) {
-			length += this.link.listLength(this.shards.keys(shard).queue());
+			Long ready = this.link.run(Script.LEN, ScriptOutputType.INTEGER, this.shards.keys(shard).all(),
+					this.now.get());
+			length += ready;
 		}
 		return (int) Math.min(Integer.MAX_VALUE, length);
+	}
+
+	/** Ready items per priority, every shard summed, highest first. */
+	SortedMap<Integer, Integer> lenByPriority() {
+		SortedMap<Integer, Integer> sizes = new TreeMap<>(Collections.reverseOrder());
+		String time = this.now.get();
+		for (int shard = 0; shard < this.shards.count(); shard++) {
+			List<Long> flat = this.link.run(Script.LEN_BY_PRIORITY, ScriptOutputType.MULTI,
+					this.shards.keys(shard).all(), time);
+			for (int i = 0; i + 1 < flat.size(); i += 2) {
+				sizes.merge(flat.get(i).intValue(), flat.get(i + 1).intValue(), Integer::sum);
+			}
+		}
+		return sizes;
 	}
 
 	int waitingLen() {

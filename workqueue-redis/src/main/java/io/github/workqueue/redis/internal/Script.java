@@ -15,7 +15,8 @@ import java.util.HexFormat;
 public enum Script {
 
 	BATCH("batch"), ADD_AFTER("addAfter"), ADD_RATE_LIMITED("addRateLimited"), WHEN("when"), RENEW("renew"),
-	RESERVE("reserve"), RELEASE("release"), PARK("park"), UNPARK("unpark"), STATS("stats"), IN_FLIGHT("inFlight");
+	RESERVE("reserve"), RELEASE("release"), PARK("park"), UNPARK("unpark"), STATS("stats"), IN_FLIGHT("inFlight"),
+	ADD_WITH("addWith"), LEN("len"), LEN_BY_PRIORITY("lenByPriority");
 
 	private final String body;
 

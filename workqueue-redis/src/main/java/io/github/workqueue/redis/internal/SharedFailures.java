@@ -44,6 +44,11 @@ final class SharedFailures {
 		return Duration.ofNanos(micros * 1000);
 	}
 
+	/** The limiter, as the scripts read it. */
+	String limiterJson() {
+		return this.limiter.json();
+	}
+
 	void forget(String encoded) {
 		this.link.hashDelete(shardOf(encoded).failures(), encoded);
 	}
@@ -53,6 +58,11 @@ final class SharedFailures {
 			return 0;
 		}
 		String count = this.link.hashGet(shardOf(encoded).failures(), encoded);
+		return (count != null) ? Integer.parseInt(count) : 0;
+	}
+
+	int failedAttempts(String encoded) {
+		String count = this.link.hashGet(shardOf(encoded).failedAttempts(), encoded);
 		return (count != null) ? Integer.parseInt(count) : 0;
 	}
 
@@ -77,7 +87,7 @@ final class SharedFailures {
 	 * The buckets' delays reserved in the first shard (JSON), or empty when the item's
 	 * shard reserves them itself (one shard, or no bucket).
 	 */
-	private String reservedBuckets() {
+	String reservedBuckets() {
 		if (this.shards.count() == 1 || !this.limiter.hasBuckets()) {
 			return "";
 		}

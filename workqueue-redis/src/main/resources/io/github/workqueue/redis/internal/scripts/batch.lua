@@ -8,7 +8,7 @@
 -- dones D, number of leases wanted G, then A items, then D (item, token) pairs.
 -- Returns {microseconds until the next waiting item or lease deadline (-1 if none), A add
 -- results (1 made dirty, 0 joined an earlier add), D done results (1 accepted, 0 rejected),
--- then per lease granted: item, token, deadline, microseconds it was dirty before}.
+-- then per lease granted: item, token, deadline, microseconds it was dirty before, priority}.
 local holder, leaseMicros, maxExpiries, endedMicros = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local addCount, doneCount, wanted = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
 local result = { 0 }
@@ -44,6 +44,15 @@ if addCount > 0 then
       redis.call('HDEL', ORDER, unpack(superseded))
     end
   end
+  if exists(PRIO) then
+    -- These adds have priority 0: an item present at a lower one is raised.
+    local prios = redis.call('HMGET', PRIO, unpack(items))
+    for i, item in ipairs(items) do
+      if prios[i] and tonumber(prios[i]) < 0 then
+        prioritize(item, 0, '')
+      end
+    end
+  end
   local dirty = redis.call('HMGET', DIRTY, unpack(items))
   local inFlight = redis.call('HMGET', INFLIGHT, unpack(items))
   local marked, marks, pushed = {}, {}, {}
@@ -70,10 +79,7 @@ if addCount > 0 then
       redis.call('HDEL', PARKED, unpack(unparked))
     end
   end
-  if #pushed > 0 then
-    redis.call('RPUSH', QUEUE, unpack(pushed))
-    queued = queued + #pushed
-  end
+  enqueueAll(pushed, false)
 end
 
 -- Dones: a lease ends only by its own token (fencing); a repeat of an accepted done (a retry
@@ -141,15 +147,25 @@ if doneCount > 0 then
       redis.call('HDEL', EXPIRIES, unpack(finished))
     end
     local dirty = redis.call('HMGET', DIRTY, unpack(finished))
-    local again = {}
+    local again, gone = {}, {}
     for i, item in ipairs(finished) do
       if dirty[i] then
         again[#again + 1] = item
+      else
+        gone[#gone + 1] = item
       end
     end
-    if #again > 0 then
-      redis.call('RPUSH', QUEUE, unpack(again))
-      queued = queued + #again
+    enqueueAll(again, false)
+    if #gone > 0 and (exists(PRIO) or exists(FAIR)) then
+      -- An item done with nothing pending leaves, and its priority and keys with it.
+      local waiting = exists(WAITING) and redis.call('ZMSCORE', WAITING, unpack(gone)) or {}
+      local left = {}
+      for i, item in ipairs(gone) do
+        if not waiting[i] then
+          left[#left + 1] = item
+        end
+      end
+      forgetAttributes(left)
     end
   end
 end
@@ -158,8 +174,9 @@ end
 local granted = 0
 if wanted > 0 then
   reapExpired(maxExpiries)
-  local items = redis.call('LPOP', QUEUE, wanted)
-  if items then
+  local items = popReady(wanted)
+  if items and #items > 0 then
+    local prios = exists(PRIO) and redis.call('HMGET', PRIO, unpack(items)) or {}
     local since = redis.call('HMGET', DIRTY, unpack(items))
     redis.call('HDEL', DIRTY, unpack(items))
     -- Fencing tokens only move forward, even after Redis lost its last writes (the counter
@@ -179,6 +196,7 @@ if wanted > 0 then
       result[#result + 1] = token
       result[#result + 1] = deadline
       result[#result + 1] = math.max(0, now - tonumber(since[i] or now))
+      result[#result + 1] = tonumber(prios[i] or 0)
     end
     redis.call('HSET', INFLIGHT, unpack(holds))
     redis.call('ZADD', LEASES, unpack(deadlines))

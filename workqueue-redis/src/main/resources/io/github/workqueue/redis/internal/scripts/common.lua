@@ -44,16 +44,225 @@ local function exists(key)
   return present[key]
 end
 
--- Items that entered the FIFO during this script: finish() wakes getters once for all.
+-- Priorities and fairness (DESIGN.md, "Priority and fairness"), in keys named after QUEUE (its
+-- hash slot):
+--   PRIO    hash  item -> priority, for items present (dirty, waiting or in flight) not at 0
+--   FAIR    hash  item -> fairness keys (JSON array), for items present that have keys
+--   LEVELS  zset  the priorities that have ready items, while the levels are in use
+--   COUNT   hash  priority -> ready items at it, and 'all' -> ready items in the levels
+--   QUEUE:t:<priority>[/<segment>...]  a priority's fairness tree: an inner node's ':turns' list
+--           holds its active children's segments in round-robin order (served at the head, then
+--           moved to the tail, or dropped when empty); a leaf (segment '$', after the item's
+--           keys) is a zset item -> the sequence in which it became ready.
+-- While LEVELS does not exist every ready item is in the FIFO (priority 0, no keys): today's
+-- queue at today's cost. The first ready item of another priority or with keys moves the FIFO
+-- into level 0 in its order; when the levels are empty again LEVELS is gone, and the FIFO is back.
+local PRIO, FAIR, LEVELS, COUNT = QUEUE .. ':prio', QUEUE .. ':fair', QUEUE .. ':levels', QUEUE .. ':count'
+
+-- Items that became ready during this script: finish() wakes getters once for all.
 local queued = 0
 
-local function enqueue(item, front)
-  if front then
-    redis.call('LPUSH', QUEUE, item)
-  else
-    redis.call('RPUSH', QUEUE, item)
+local function keysOf(encoded)
+  if not encoded then
+    return {}
   end
-  queued = queued + 1
+  return cjson.decode(encoded)
+end
+
+local function segment(keys, depth)
+  if depth > #keys then
+    return '$'
+  end
+  return #keys[depth] .. ':' .. keys[depth]
+end
+
+local function active(node, leaf)
+  if leaf then
+    return redis.call('EXISTS', node) == 1
+  end
+  return redis.call('EXISTS', node .. ':turns') == 1
+end
+
+local function countReady(priority, delta)
+  redis.call('HINCRBY', COUNT, 'all', delta)
+  if redis.call('HINCRBY', COUNT, priority, delta) <= 0 then
+    redis.call('HDEL', COUNT, priority)
+    redis.call('ZREM', LEVELS, priority)
+    present[LEVELS] = redis.call('EXISTS', LEVELS) == 1
+  end
+end
+
+local function treeAdd(priority, keys, item, sequence)
+  local node = QUEUE .. ':t:' .. priority
+  if not active(node, false) then
+    redis.call('ZADD', LEVELS, priority, priority)
+    present[LEVELS] = true
+  end
+  for depth = 1, #keys + 1 do
+    local seg = segment(keys, depth)
+    local child = node .. '/' .. seg
+    if not active(child, depth > #keys) then
+      redis.call('RPUSH', node .. ':turns', seg)
+    end
+    node = child
+  end
+  redis.call('ZADD', node, sequence, item)
+  countReady(priority, 1)
+end
+
+-- Takes the next item of a priority: down the heads of the turns, then each served child goes
+-- to the back of its level (or leaves it, empty).
+local function treePop(priority)
+  local path = {}
+  local node = QUEUE .. ':t:' .. priority
+  repeat
+    local seg = redis.call('LINDEX', node .. ':turns', 0)
+    path[#path + 1] = node
+    node = node .. '/' .. seg
+  until seg == '$'
+  local item = redis.call('ZPOPMIN', node)[1]
+  local child, leaf = node, true
+  for i = #path, 1, -1 do
+    local turns = path[i] .. ':turns'
+    if active(child, leaf) then
+      redis.call('LMOVE', turns, turns, 'LEFT', 'RIGHT')
+    else
+      redis.call('LPOP', turns)
+    end
+    child, leaf = path[i], false
+  end
+  countReady(priority, -1)
+  return item
+end
+
+-- Takes a ready item out of its priority's tree; returns its sequence.
+local function treeRemove(priority, keys, item)
+  local nodes = { QUEUE .. ':t:' .. priority }
+  for depth = 1, #keys + 1 do
+    nodes[depth + 1] = nodes[depth] .. '/' .. segment(keys, depth)
+  end
+  local sequence = redis.call('ZSCORE', nodes[#nodes], item)
+  redis.call('ZREM', nodes[#nodes], item)
+  for i = #nodes, 2, -1 do
+    if active(nodes[i], i == #nodes) then
+      break
+    end
+    redis.call('LREM', nodes[i - 1] .. ':turns', 1, segment(keys, i - 1))
+  end
+  countReady(priority, -1)
+  return tonumber(sequence)
+end
+
+-- Moves the FIFO (priority 0, no keys) into level 0, in its order.
+local function useLevels()
+  if exists(LEVELS) then
+    return
+  end
+  local items = redis.call('LRANGE', QUEUE, 0, -1)
+  redis.call('DEL', QUEUE)
+  for _, item in ipairs(items) do
+    treeAdd(0, {}, item, redis.call('HINCRBY', COUNTERS, 'ready', 1))
+  end
+end
+
+-- Queues items that became ready, at the tail (or, one by one, at the head) of their priority.
+local function enqueueAll(items, front)
+  local n = #items
+  if n == 0 then
+    return
+  end
+  queued = queued + n
+  local prios = exists(PRIO) and redis.call('HMGET', PRIO, unpack(items)) or {}
+  local fair = exists(FAIR) and redis.call('HMGET', FAIR, unpack(items)) or {}
+  if not exists(LEVELS) then
+    local plain = true
+    for i = 1, n do
+      if prios[i] or fair[i] then
+        plain = false
+        break
+      end
+    end
+    if plain then
+      redis.call(front and 'LPUSH' or 'RPUSH', QUEUE, unpack(items))
+      return
+    end
+    useLevels()
+  end
+  for i, item in ipairs(items) do
+    local sequence
+    if front then
+      sequence = -redis.call('HINCRBY', COUNTERS, 'front', 1)
+    else
+      sequence = redis.call('HINCRBY', COUNTERS, 'ready', 1)
+    end
+    treeAdd(tonumber(prios[i] or 0), keysOf(fair[i]), item, sequence)
+  end
+end
+
+local function enqueue(item, front)
+  enqueueAll({ item }, front)
+end
+
+-- Takes up to count ready items, highest priority first; false when none (as LPOP).
+local function popReady(count)
+  if not exists(LEVELS) then
+    return redis.call('LPOP', QUEUE, count)
+  end
+  local items = {}
+  while #items < count and exists(LEVELS) do
+    items[#items + 1] = treePop(tonumber(redis.call('ZREVRANGE', LEVELS, 0, 0)[1]))
+  end
+  return items
+end
+
+local function readyCount()
+  return redis.call('LLEN', QUEUE) + tonumber(redis.call('HGET', COUNT, 'all') or 0)
+end
+
+-- Forgets the priority and keys of items that are no longer present.
+local function forgetAttributes(items)
+  if #items > 0 and (exists(PRIO) or exists(FAIR)) then
+    redis.call('HDEL', PRIO, unpack(items))
+    redis.call('HDEL', FAIR, unpack(items))
+  end
+end
+
+local function isPresent(item)
+  return redis.call('HEXISTS', DIRTY, item) == 1 or redis.call('HEXISTS', INFLIGHT, item) == 1
+    or (exists(WAITING) and redis.call('ZSCORE', WAITING, item) ~= false)
+end
+
+-- An add's priority: a new item takes it; a present one keeps the higher of its own and the
+-- add's, and a ready one moves to its new priority keeping the moment it became ready.
+local function prioritize(item, priority, keys)
+  if not isPresent(item) then
+    if priority ~= 0 then
+      redis.call('HSET', PRIO, item, priority)
+      present[PRIO] = true
+    end
+    if keys ~= '' then
+      redis.call('HSET', FAIR, item, keys)
+      present[FAIR] = true
+    end
+    return
+  end
+  local current = tonumber(redis.call('HGET', PRIO, item) or 0)
+  if priority <= current then
+    return
+  end
+  local ready = redis.call('HEXISTS', DIRTY, item) == 1 and redis.call('HEXISTS', INFLIGHT, item) == 0
+  local sequence
+  if ready then
+    useLevels()
+    local fairKeys = keysOf(redis.call('HGET', FAIR, item))
+    sequence = treeRemove(current, fairKeys, item)
+    redis.call('HSET', PRIO, item, priority)
+    present[PRIO] = true
+    treeAdd(priority, fairKeys, item, sequence)
+  else
+    redis.call('HSET', PRIO, item, priority)
+    present[PRIO] = true
+  end
 end
 
 -- Ends every script that queues items: one wake-up hint per item queued in it and still in
@@ -62,7 +271,7 @@ local function finish()
   if queued == 0 then
     return
   end
-  local hints = math.min(queued, redis.call('LLEN', QUEUE), WAKE_HINTS)
+  local hints = math.min(queued, readyCount(), WAKE_HINTS)
   if hints > 0 then
     local ones = {}
     for i = 1, hints do
@@ -148,6 +357,7 @@ local function reapExpired(maxExpiries)
     if maxExpiries >= 0 and times > maxExpiries then
       redis.call('HDEL', DIRTY, item)
       redis.call('HDEL', EXPIRIES, item)
+      forgetAttributes({ item })
       park(item, 'lease expired ' .. times .. ' times in a row')
     else
       redis.call('HSETNX', DIRTY, item, int(now))

@@ -4,5 +4,6 @@ if leaseOf(ARGV[2]) ~= ARGV[3] then
 end
 endLease(ARGV[2])
 redis.call('HDEL', DIRTY, ARGV[2])
+forgetAttributes({ ARGV[2] })
 park(ARGV[2], ARGV[4])
 return 1

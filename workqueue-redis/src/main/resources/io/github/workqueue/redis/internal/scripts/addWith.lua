@@ -1,0 +1,23 @@
+-- ARGV: now, item, priority, fairness keys (JSON array, or empty for none), delay in microseconds,
+-- limiter (JSON, or empty when not rate-limited), and the buckets' delays as in addRateLimited.lua.
+-- An add with options (controller-runtime's AddWithOpts): the item's priority is raised (a new
+-- item takes the add's), then it is added now or after the delay; when rate-limited, after the
+-- shorter of the delay and the limiter's. Returns {1 if the add made the item dirty or waiting
+-- earlier, else 0; the delay used in microseconds}.
+promoteDue()
+local item = ARGV[2]
+prioritize(item, tonumber(ARGV[3]), ARGV[4])
+local delay = tonumber(ARGV[5])
+if ARGV[6] ~= '' then
+  local reserved = nil
+  if ARGV[7] ~= '' then
+    reserved = cjson.decode(ARGV[7])
+  end
+  local limited = when(cjson.decode(ARGV[6]), item, reserved)
+  if delay <= 0 or limited < delay then
+    delay = limited
+  end
+end
+local made = addAfter(item, delay)
+finish()
+return { made, delay }

@@ -1,0 +1,2 @@
+-- ARGV: now. The number of ready items.
+return readyCount()
