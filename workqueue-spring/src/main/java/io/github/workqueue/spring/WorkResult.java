@@ -9,7 +9,8 @@ import org.jspecify.annotations.Nullable;
  * What a {@link QueueWorker} method asks for after processing an item normally, like
  * controller-runtime's {@code reconcile.Result}: finish, requeue now through the rate
  * limiter, or requeue after a delay (periodic resync). Returning {@code void} or
- * {@code null} is {@link #done()}.
+ * {@code null} is {@link #done()}. A requeued item keeps its priority, or takes the one
+ * given by {@link #withPriority(int)} if that is higher.
  */
 public final class WorkResult {
 
@@ -21,7 +22,14 @@ public final class WorkResult {
 
 	private final @Nullable Duration delay;
 
+	private final @Nullable Integer priority;
+
 	private WorkResult(Kind kind, @Nullable Duration delay) {
+		this(kind, delay, null);
+	}
+
+	private WorkResult(Kind kind, @Nullable Duration delay, @Nullable Integer priority) {
+		this.priority = priority;
 		this.kind = kind;
 		this.delay = delay;
 	}
@@ -73,9 +81,33 @@ public final class WorkResult {
 		return this.delay;
 	}
 
+	/**
+	 * Returns this requeue with a priority for the re-add: the item keeps the higher of
+	 * its own and this one.
+	 * @param priority the priority
+	 * @return the result with the priority
+	 * @throws IllegalStateException on {@link #done()}, which requeues nothing
+	 */
+	public WorkResult withPriority(int priority) {
+		if (this.kind == Kind.DONE) {
+			throw new IllegalStateException("WorkResult.done() requeues nothing: a priority applies to requeue() "
+					+ "and requeueAfter(Duration)");
+		}
+		return new WorkResult(this.kind, this.delay, priority);
+	}
+
+	/**
+	 * Returns the priority given by {@link #withPriority(int)}.
+	 * @return the priority, or null when the item keeps its own
+	 */
+	public @Nullable Integer priority() {
+		return this.priority;
+	}
+
 	@Override
 	public String toString() {
-		return (this.delay != null) ? this.kind + "(" + this.delay + ")" : this.kind.toString();
+		String text = (this.delay != null) ? this.kind + "(" + this.delay + ")" : this.kind.toString();
+		return (this.priority != null) ? text + " at priority " + this.priority : text;
 	}
 
 	/**

@@ -23,9 +23,14 @@ import io.github.workqueue.spring.GiveUpReason;
 import io.github.workqueue.spring.ItemGivenUpEvent;
 import io.github.workqueue.spring.ItemsUnfinishedAtShutdownEvent;
 import io.github.workqueue.spring.QueueWorkerContainer;
+import io.github.workqueue.spring.WorkContext;
 import io.github.workqueue.spring.WorkResult;
+import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.Clock;
 import io.github.workqueue.core.FailedAttempts;
+import io.github.workqueue.core.ItemLease;
+import io.github.workqueue.core.LeasedQueue;
+import io.github.workqueue.core.PrioritizedItem;
 import io.github.workqueue.core.RateLimitingQueue;
 
 /**
@@ -328,7 +333,8 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 					return;
 				}
 				if (next != LOOK_AGAIN) {
-					process(slot, next);
+					PrioritizedItem<?> taken = (PrioritizedItem<?>) next;
+					process(slot, taken.item(), taken.priority());
 				}
 			}
 		}
@@ -364,8 +370,8 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	 * Takes the next item. When it returns one, the slot is still in its taking phase:
 	 * the hand-over happens in {@link #begin}, right before the method call.
 	 * @param slot the worker's slot
-	 * @return the item, {@link #LOOK_AGAIN} if the worker should look at pause and stop
-	 * again, or {@link #EXIT}
+	 * @return the item with its priority, {@link #LOOK_AGAIN} if the worker should look
+	 * at pause and stop again, or {@link #EXIT}
 	 */
 	private Object take(WorkerSlot slot) {
 		synchronized (slot) {
@@ -377,9 +383,9 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 			}
 			slot.taking = true;
 		}
-		Optional<Object> taken = null;
+		Optional<PrioritizedItem<Object>> taken = null;
 		try {
-			taken = this.queue.get();
+			taken = this.queue.getWithPriority();
 		}
 		catch (InterruptedException ex) {
 			// The container's interrupts end the wait; others are ignored (below).
@@ -441,9 +447,9 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		}
 	}
 
-	private void process(WorkerSlot slot, Object item) {
+	private void process(WorkerSlot slot, Object item, int priority) {
 		try {
-			handle(slot, item);
+			handle(slot, item, priority);
 		}
 		catch (Throwable ex) {
 			// Also what a limiter bean or an event listener throws, checked or not: the
@@ -469,7 +475,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		}
 	}
 
-	private void handle(WorkerSlot slot, Object item) {
+	private void handle(WorkerSlot slot, Object item, int priority) {
 		if (!this.method.accepts(item)) {
 			this.failures.clearFailedAttempts(item, true);
 			giveUp(item, GiveUpReason.ITEM_TYPE_MISMATCH, 1,
@@ -483,7 +489,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 				if (!begin(slot, item)) {
 					throw AbandonedAtShutdown.INSTANCE;
 				}
-				return this.method.invoke(item);
+				return this.method.invoke(item, () -> context(item, priority));
 			});
 			if (Thread.interrupted() && !this.gaveUp) {
 				throw new InterruptedException("the worker method returned with its thread's interrupt status set");
@@ -507,17 +513,39 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		this.succeeded.increment();
 		// A success resets the failed attempts; a requeue keeps the limiter's memory, so
 		// that its backoff grows, and the other outcomes forget it.
+		// A requeue happens before done, while the item is processing: it keeps its
+		// priority unless the result names a higher one.
+		Integer requeuePriority = result.priority();
 		switch (result.kind()) {
 			case DONE -> this.failures.clearFailedAttempts(item, true);
 			case REQUEUE -> {
 				this.failures.clearFailedAttempts(item, false);
-				this.queue.addRateLimited(item);
+				if (requeuePriority != null) {
+					this.queue.add(item, AddOptions.rateLimited().withPriority(requeuePriority));
+				}
+				else {
+					this.queue.addRateLimited(item);
+				}
 			}
 			case REQUEUE_AFTER -> {
 				this.failures.clearFailedAttempts(item, true);
-				this.queue.addAfter(item, result.delay());
+				if (requeuePriority != null) {
+					this.queue.add(item, AddOptions.delay(result.delay()).withPriority(requeuePriority));
+				}
+				else {
+					this.queue.addAfter(item, result.delay());
+				}
 			}
 		}
+	}
+
+	/** The context of a call, made on the worker's thread (a lease is the thread's). */
+	@SuppressWarnings("unchecked")
+	private WorkContext context(Object item, int priority) {
+		Optional<ItemLease> lease = (this.queue instanceof LeasedQueue<?> leased)
+				? ((LeasedQueue<Object>) leased).lease(item).map(ItemLease.class::cast) : Optional.empty();
+		return new WorkContext(queueName(), this.failures.failedAttempts(item) + 1, priority,
+				this.queue.fairnessKeysOf(item), lease);
 	}
 
 	private void failed(Object item, Throwable failure) {

@@ -25,6 +25,11 @@ final class LocalFailedAttempts implements FailedAttempts<Object> {
 	}
 
 	@Override
+	public int failedAttempts(Object item) {
+		return this.counts.getOrDefault(item, 0);
+	}
+
+	@Override
 	public void clearFailedAttempts(Object item, boolean forget) {
 		this.counts.remove(item);
 		if (forget) {

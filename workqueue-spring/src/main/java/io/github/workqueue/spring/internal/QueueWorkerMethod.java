@@ -3,12 +3,14 @@ package io.github.workqueue.spring.internal;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
+import io.github.workqueue.spring.WorkContext;
 import io.github.workqueue.spring.WorkResult;
 
 /**
@@ -19,8 +21,8 @@ import io.github.workqueue.spring.WorkResult;
  */
 final class QueueWorkerMethod {
 
-	private static final String ACCEPTED = "a @QueueWorker method takes exactly one parameter, the item, "
-			+ "and returns void or " + WorkResult.class.getSimpleName();
+	private static final String ACCEPTED = "a @QueueWorker method takes the item, and optionally a "
+			+ WorkContext.class.getSimpleName() + " second, and returns void or " + WorkResult.class.getSimpleName();
 
 	private final Object bean;
 
@@ -30,11 +32,14 @@ final class QueueWorkerMethod {
 
 	private final String description;
 
+	private final boolean takesContext;
+
 	private QueueWorkerMethod(Object bean, Method method, Class<?> itemType, String description) {
 		this.bean = bean;
 		this.method = method;
 		this.itemType = itemType;
 		this.description = description;
+		this.takesContext = method.getParameterCount() == 2;
 	}
 
 	/**
@@ -47,10 +52,17 @@ final class QueueWorkerMethod {
 	 */
 	static QueueWorkerMethod of(Object bean, Method method, Class<?> userClass) {
 		String description = describe(userClass, method);
-		if (method.getParameterCount() != 1) {
+		int count = method.getParameterCount();
+		if (count < 1 || count > 2) {
+			throw InvalidWorkQueueConfigurationException.forMethod(description, "it has " + count + " parameters",
+					"Change it so that " + ACCEPTED + ", for example 'void handle(String key)' or "
+							+ "'void handle(String key, WorkContext context)'.");
+		}
+		if (count == 2 && method.getParameterTypes()[1] != WorkContext.class) {
 			throw InvalidWorkQueueConfigurationException.forMethod(description,
-					"it has " + method.getParameterCount() + " parameters",
-					"Change it so that " + ACCEPTED + ", for example 'void handle(String key)'.");
+					"its second parameter is a " + method.getParameterTypes()[1].getName() + ", not a "
+							+ WorkContext.class.getName(),
+					"Change it so that " + ACCEPTED + ", for example 'void handle(String key, WorkContext context)'.");
 		}
 		Class<?> returnType = method.getReturnType();
 		if (returnType != void.class && returnType != Void.class && returnType != WorkResult.class) {
@@ -85,12 +97,14 @@ final class QueueWorkerMethod {
 	/**
 	 * Calls the method.
 	 * @param item the item, accepted by {@link #accepts(Object)}
+	 * @param context makes the call's context, asked only when the method takes one
 	 * @return what the method asked for
 	 * @throws Throwable what the method threw
 	 */
-	WorkResult invoke(Object item) throws Throwable {
+	WorkResult invoke(Object item, Supplier<WorkContext> context) throws Throwable {
 		try {
-			Object result = this.method.invoke(this.bean, item);
+			Object result = this.takesContext ? this.method.invoke(this.bean, item, context.get())
+					: this.method.invoke(this.bean, item);
 			return (result instanceof WorkResult workResult) ? workResult : WorkResult.done();
 		}
 		catch (InvocationTargetException ex) {

@@ -26,6 +26,7 @@ import io.github.workqueue.redis.ItemCodec;
 import io.github.workqueue.redis.RedisQueue;
 import io.github.workqueue.redis.RedisQueueConnection;
 import io.github.workqueue.redis.TestRedis;
+import io.github.workqueue.spring.WorkContext;
 import io.github.workqueue.spring.internal.DefaultQueueWorkerContainer.WorkerPolicy;
 
 /**
@@ -117,7 +118,11 @@ final class ContainerTestKit {
 	private static QueueWorkerMethod workerMethod(Object bean) {
 		Method method = ReflectionUtils.findMethod(bean.getClass(), "handle", String.class);
 		if (method == null) {
-			throw new IllegalArgumentException(bean.getClass() + " has no handle(String)");
+			method = ReflectionUtils.findMethod(bean.getClass(), "handle", String.class, WorkContext.class);
+		}
+		if (method == null) {
+			throw new IllegalArgumentException(
+					bean.getClass() + " has no handle(String) or handle(String, WorkContext)");
 		}
 		return QueueWorkerMethod.of(bean, method, bean.getClass());
 	}
