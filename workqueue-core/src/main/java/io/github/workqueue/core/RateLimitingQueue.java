@@ -2,6 +2,7 @@ package io.github.workqueue.core;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 
@@ -93,6 +94,13 @@ public interface RateLimitingQueue<T> extends DelayingQueue<T> {
 	 * @return priority to number of queued items
 	 */
 	SortedMap<Integer, Integer> lenByPriority();
+
+	/**
+	 * Returns the number of queued items per first fairness key (the top level of the
+	 * round-robin), over every priority. Informational, like {@link #len()}.
+	 * @return first key to number of queued items, empty when the queue has no fairness
+	 */
+	Map<String, Integer> lenByFairnessKey();
 
 	/**
 	 * Returns the priority given to adds that do not name one.

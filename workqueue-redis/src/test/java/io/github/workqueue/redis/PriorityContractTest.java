@@ -102,6 +102,7 @@ class PriorityContractTest {
 		queue.add("c", AddOptions.priority(-1));
 		queue.add("d", AddOptions.priority(5));
 		assertThat(queue.len()).isEqualTo(4);
+		assertThat(queue.lenByFairnessKey()).as("no fairness").isEmpty();
 		assertThat(queue.lenByPriority()).containsExactly(Map.entry(5, 2), Map.entry(0, 1), Map.entry(-1, 1));
 		assertTakenInOrder(queue, "b", "d", "a", "c");
 	}
@@ -183,6 +184,8 @@ class PriorityContractTest {
 		queue.add("small/1");
 		queue.add("other/1");
 		queue.add("small/2");
+		assertThat(queue.lenByFairnessKey()).containsOnly(Map.entry("big", 5), Map.entry("small", 2),
+				Map.entry("other", 1));
 		assertTakenInOrder(queue, "big/1", "small/1", "other/1", "big/2", "small/2", "big/3", "big/4", "big/5");
 	}
 
@@ -193,6 +196,7 @@ class PriorityContractTest {
 		queue.add("a/x/2");
 		queue.add("a/y/1");
 		queue.add("b/z/1");
+		assertThat(queue.lenByFairnessKey()).containsOnly(Map.entry("a", 3), Map.entry("b", 1));
 		assertTakenInOrder(queue, "a/x/1", "b/z/1", "a/y/1", "a/x/2");
 	}
 

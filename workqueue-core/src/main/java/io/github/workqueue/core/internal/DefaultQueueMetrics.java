@@ -2,6 +2,7 @@ package io.github.workqueue.core.internal;
 
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.workqueue.core.metrics.CounterMetric;
 import io.github.workqueue.core.metrics.DropReason;
@@ -19,7 +20,15 @@ import io.github.workqueue.core.metrics.SettableGaugeMetric;
  */
 final class DefaultQueueMetrics implements QueueMetrics {
 
-	private final GaugeMetric depth;
+	private final String name;
+
+	private final MetricsProvider provider;
+
+	/**
+	 * Depth gauges by priority, made as priorities appear; written under the queue's
+	 * lock.
+	 */
+	private final Map<Integer, GaugeMetric> depths = new ConcurrentHashMap<>();
 
 	private final CounterMetric adds;
 
@@ -37,8 +46,10 @@ final class DefaultQueueMetrics implements QueueMetrics {
 
 	private final Map<DropReason, CounterMetric> dropped = new EnumMap<>(DropReason.class);
 
-	DefaultQueueMetrics(String name, MetricsProvider provider) {
-		this.depth = provider.newDepthMetric(name);
+	DefaultQueueMetrics(String name, MetricsProvider provider, int defaultPriority) {
+		this.name = name;
+		this.provider = provider;
+		depthOf(defaultPriority);
 		this.adds = provider.newAddsMetric(name);
 		this.latency = provider.newLatencyMetric(name);
 		this.workDuration = provider.newWorkDurationMetric(name);
@@ -57,17 +68,26 @@ final class DefaultQueueMetrics implements QueueMetrics {
 	}
 
 	@Override
-	public void depthChanged(int delta) {
+	public void depthChanged(int priority, int delta) {
+		GaugeMetric depth = depthOf(priority);
 		if (delta > 0) {
 			for (int i = 0; i < delta; i++) {
-				this.depth.inc();
+				depth.inc();
 			}
 		}
 		else {
 			for (int i = 0; i > delta; i--) {
-				this.depth.dec();
+				depth.dec();
 			}
 		}
+	}
+
+	private GaugeMetric depthOf(int priority) {
+		GaugeMetric depth = this.depths.get(priority);
+		if (depth == null) {
+			depth = this.depths.computeIfAbsent(priority, (key) -> this.provider.newDepthMetric(this.name, key));
+		}
+		return depth;
 	}
 
 	@Override

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -152,7 +153,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		this.fifoPriority = defaultPriority;
 		this.levels = (fairness != null) ? new PriorityLevels<>(true) : null;
 		this.clock = clock;
-		this.metrics = QueueMetrics.create(name, metricsProvider);
+		this.metrics = QueueMetrics.create(name, metricsProvider, defaultPriority);
 		this.unfinishedWorkPeriodNanos = Nanos.of(unfinishedWorkUpdatePeriod);
 		if (this.metrics.enabled()) {
 			scheduleUnfinishedWorkUpdate();
@@ -258,7 +259,12 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 			return;
 		}
 		entry.priority = priority;
-		if ((entry.state() & (QueueEntry.DIRTY | QueueEntry.PROCESSING)) != QueueEntry.DIRTY) {
+		int state = entry.state();
+		if ((state & QueueEntry.DIRTY) != 0 && this.metrics.enabled()) {
+			this.metrics.depthChanged(from, -1);
+			this.metrics.depthChanged(priority, 1);
+		}
+		if ((state & (QueueEntry.DIRTY | QueueEntry.PROCESSING)) != QueueEntry.DIRTY) {
 			return;
 		}
 		PriorityLevels<T> ready = this.levels;
@@ -344,7 +350,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	private void becameDirtyLocked(QueueEntry<T> entry) {
 		if (this.metrics.enabled()) {
 			((TimedQueueEntry<T>) entry).addedAt = this.clock.nanoTime();
-			this.metrics.depthChanged(1);
+			this.metrics.depthChanged(entry.priority, 1);
 		}
 	}
 
@@ -389,6 +395,18 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	private int readyCountLocked() {
 		PriorityLevels<T> ready = this.levels;
 		return (ready != null) ? ready.size() : this.fifo.size();
+	}
+
+	/**
+	 * Returns the number of ready items per first fairness key.
+	 * @return first key to number of ready items, empty without fairness
+	 */
+	public Map<String, Integer> lenByFairnessKey() {
+		synchronized (this.lock) {
+			promoteDueLocked();
+			PriorityLevels<T> ready = this.levels;
+			return (ready != null && this.fairness != null) ? ready.sizeByFirstKey() : Map.of();
+		}
 	}
 
 	/**
@@ -545,7 +563,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 				timed.addedAt = TimedQueueEntry.NO_TIME;
 				timed.startedAt = now;
 				linkProcessingLocked(timed);
-				this.metrics.depthChanged(-1);
+				this.metrics.depthChanged(priority, -1);
 			}
 		}
 		if (this.metrics.enabled()) {

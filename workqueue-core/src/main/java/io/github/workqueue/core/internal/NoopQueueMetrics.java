@@ -19,7 +19,7 @@ final class NoopQueueMetrics implements QueueMetrics {
 	}
 
 	@Override
-	public void depthChanged(int delta) {
+	public void depthChanged(int priority, int delta) {
 	}
 
 	@Override

@@ -22,8 +22,11 @@ interface QueueMetrics {
 	 */
 	boolean enabled();
 
-	/** Items became dirty (+) or were handed to a worker (-); under the lock. */
-	void depthChanged(int delta);
+	/**
+	 * Items of a priority became dirty (+) or were handed to a worker or raised to
+	 * another priority (-); under the lock.
+	 */
+	void depthChanged(int priority, int delta);
 
 	/** New (not deduplicated) adds; any thread. */
 	void added(int count);
@@ -51,13 +54,15 @@ interface QueueMetrics {
 	 * as in client-go.
 	 * @param name the queue's name
 	 * @param provider where the metrics go
+	 * @param defaultPriority the queue's default priority, whose depth is reported from
+	 * the start
 	 * @return the metrics
 	 */
-	static QueueMetrics create(String name, MetricsProvider provider) {
+	static QueueMetrics create(String name, MetricsProvider provider, int defaultPriority) {
 		if (name.isEmpty() || provider == MetricsProvider.noop()) {
 			return NoopQueueMetrics.INSTANCE;
 		}
-		return new DefaultQueueMetrics(name, provider);
+		return new DefaultQueueMetrics(name, provider, defaultPriority);
 	}
 
 }

@@ -33,6 +33,21 @@ public interface MetricsProvider {
 	GaugeMetric newDepthMetric(String name);
 
 	/**
+	 * The depth of one priority ({@code workqueue_depth} with a {@code priority} label,
+	 * as controller-runtime's priority queue reports it). Queues ask it once per priority
+	 * they see, the default priority first, and report depth only through these gauges.
+	 * The default returns {@link #newDepthMetric(String)}, so that a provider written for
+	 * client-go's metrics sees the sum of every priority; a provider that registers a new
+	 * gauge at each call overrides it.
+	 * @param name the queue name
+	 * @param priority the priority
+	 * @return the gauge
+	 */
+	default GaugeMetric newDepthMetric(String name, int priority) {
+		return newDepthMetric(name);
+	}
+
+	/**
 	 * Adds that were not deduplicated ({@code workqueue_adds_total}).
 	 * @param name the queue name
 	 * @return the counter

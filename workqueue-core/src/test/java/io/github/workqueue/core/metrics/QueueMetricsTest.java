@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.FakeClock;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.WorkQueue;
@@ -22,6 +23,22 @@ class QueueMetricsTest {
 		.clock(this.clock)
 		.metricsProvider(this.metrics)
 		.buildRateLimiting();
+
+	@Test
+	void depthShouldBeReportedPerPriorityAndFollowARaise() throws InterruptedException {
+		assertThat(this.metrics.hasGauge("test.depth.0")).as("the default priority's depth from the start").isTrue();
+		this.queue.add("a");
+		this.queue.add("b", AddOptions.priority(5));
+		assertThat(this.metrics.depth("test", 0)).isEqualTo(1);
+		assertThat(this.metrics.depth("test", 5)).isEqualTo(1);
+		this.queue.add("a", AddOptions.priority(5));
+		assertThat(this.metrics.depth("test", 0)).isZero();
+		assertThat(this.metrics.depth("test", 5)).isEqualTo(2);
+		this.queue.get();
+		this.queue.get();
+		assertThat(this.metrics.depth("test", 5)).isZero();
+		assertThat(this.metrics.depth("test")).isZero();
+	}
 
 	@Test
 	void metricsShouldFollowAddGetDoneAsInClientGo() throws InterruptedException {

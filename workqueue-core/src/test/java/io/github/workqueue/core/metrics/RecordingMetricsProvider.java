@@ -60,6 +60,28 @@ public final class RecordingMetricsProvider implements MetricsProvider {
 		return upDown(name + ".depth");
 	}
 
+	/** Records each priority's depth, and the sum under the name as client-go's depth. */
+	@Override
+	public GaugeMetric newDepthMetric(String name, int priority) {
+		GaugeMetric total = newDepthMetric(name);
+		GaugeMetric own = upDown(name + ".depth." + priority);
+		return new GaugeMetric() {
+
+			@Override
+			public void inc() {
+				total.inc();
+				own.inc();
+			}
+
+			@Override
+			public void dec() {
+				total.dec();
+				own.dec();
+			}
+
+		};
+	}
+
 	@Override
 	public CounterMetric newAddsMetric(String name) {
 		return counter(name + ".adds")::addAndGet;
@@ -114,6 +136,14 @@ public final class RecordingMetricsProvider implements MetricsProvider {
 
 	public double depth(String name) {
 		return gauge(name + ".depth").sum();
+	}
+
+	public boolean hasGauge(String key) {
+		return this.gauges.containsKey(key);
+	}
+
+	public double depth(String name, int priority) {
+		return gauge(name + ".depth." + priority).sum();
 	}
 
 	public double waiting(String name) {

@@ -255,6 +255,11 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	}
 
 	@Override
+	public Map<String, Integer> lenByFairnessKey() {
+		return (this.fairness != null) ? this.views.lenByFairnessKey() : Map.of();
+	}
+
+	@Override
 	public void addAfter(T item, Duration delay) {
 		Objects.requireNonNull(delay, "delay");
 		if (!this.plainAdds) {

@@ -59,6 +59,20 @@ final class QueueViews {
 		return sizes;
 	}
 
+	/** Ready items per first fairness key, every shard and priority summed. */
+	Map<String, Integer> lenByFairnessKey() {
+		Map<String, Integer> sizes = new TreeMap<>();
+		String time = this.now.get();
+		for (int shard = 0; shard < this.shards.count(); shard++) {
+			List<Object> flat = this.link.run(Script.LEN_BY_FAIRNESS_KEY, ScriptOutputType.MULTI,
+					this.shards.keys(shard).all(), time);
+			for (int i = 0; i + 1 < flat.size(); i += 2) {
+				sizes.merge((String) flat.get(i), ((Long) flat.get(i + 1)).intValue(), Integer::sum);
+			}
+		}
+		return sizes;
+	}
+
 	int waitingLen() {
 		long waiting = 0;
 		for (int shard = 0; shard < this.shards.count(); shard++) {
