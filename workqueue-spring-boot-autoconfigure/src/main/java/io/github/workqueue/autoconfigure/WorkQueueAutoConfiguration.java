@@ -13,6 +13,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
+import io.github.workqueue.autoconfigure.internal.FairnessExtractors;
 import io.github.workqueue.autoconfigure.internal.QueueBeanRegistrar;
 import io.github.workqueue.autoconfigure.internal.QueueSettingsResolver;
 import io.github.workqueue.autoconfigure.internal.RedisBackend;
@@ -49,7 +50,7 @@ public final class WorkQueueAutoConfiguration {
 				new QueueSettingsResolver(properties, beanFactory::containsBean, beanClassLoader(beanFactory)),
 				new RateLimiterFactory(queueClock, beanFactory), queueClock,
 				metricsProvider.getIfAvailable(MetricsProvider::noop), customizers.orderedStream().toList(),
-				redis::getIfAvailable);
+				redis::getIfAvailable, new FairnessExtractors(beanFactory));
 	}
 
 	@Bean

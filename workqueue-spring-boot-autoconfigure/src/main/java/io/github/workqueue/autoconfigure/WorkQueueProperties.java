@@ -120,9 +120,38 @@ public class WorkQueueProperties {
 		private @Nullable Integer shards;
 
 		/**
+		 * Priority of adds that name none (higher leaves first), including the queue's
+		 * retries and requeues of new items. Defaults to 0.
+		 */
+		private @Nullable Integer defaultPriority;
+
+		/**
+		 * Name of a FairnessKeyExtractor bean: among ready items of one priority, the
+		 * queue serves the keys it gives round-robin, level by level. Absent: no
+		 * fairness.
+		 */
+		private @Nullable String fairness;
+
+		/**
 		 * How retries are spaced.
 		 */
 		private final RateLimiterProperties rateLimiter = new RateLimiterProperties();
+
+		public @Nullable Integer getDefaultPriority() {
+			return this.defaultPriority;
+		}
+
+		public void setDefaultPriority(@Nullable Integer defaultPriority) {
+			this.defaultPriority = defaultPriority;
+		}
+
+		public @Nullable String getFairness() {
+			return this.fairness;
+		}
+
+		public void setFairness(@Nullable String fairness) {
+			this.fairness = fairness;
+		}
 
 		public @Nullable Backend getBackend() {
 			return this.backend;

@@ -23,7 +23,8 @@ class ConfigurationMetadataTests {
 		assertThat(hinted).contains("workqueue.queues.values.rate-limiter.type",
 				"workqueue.queues.values.not-retryable", "workqueue.queues.values.rate-limiter.bean",
 				"workqueue.queues.values.item-type", "workqueue.queues.values.rate-limiter.limiters.type",
-				"workqueue.queues.values.backend", "workqueue.defaults.backend");
+				"workqueue.queues.values.backend", "workqueue.defaults.backend", "workqueue.queues.values.fairness",
+				"workqueue.defaults.fairness");
 		List<String> types = JsonPath.read(metadata,
 				"$.hints[?(@.name == 'workqueue.queues.values.rate-limiter.type')].values[*].value");
 		assertThat(types).containsExactly("controller", "exponential", "fast-slow", "bucket", "max-of", "bean");
@@ -48,7 +49,8 @@ class ConfigurationMetadataTests {
 		// Every property with a default says it; the others are absent by default.
 		List<String> withoutDefault = List.of("workqueue.defaults.item-type", "workqueue.defaults.max-retries",
 				"workqueue.defaults.not-retryable", "workqueue.defaults.rate-limiter.bean",
-				"workqueue.defaults.rate-limiter.limiters", "workqueue.defaults.rate-limiter.max-wait");
+				"workqueue.defaults.rate-limiter.limiters", "workqueue.defaults.rate-limiter.max-wait",
+				"workqueue.defaults.fairness");
 		assertThat(defaults).filteredOn((property) -> !withoutDefault.contains(property.get("name")))
 			.allSatisfy((property) -> assertThat(property.get("defaultValue")).as("default of %s", property.get("name"))
 				.isNotNull());

@@ -13,6 +13,7 @@ import org.springframework.context.annotation.Configuration;
 
 import io.github.workqueue.autoconfigure.internal.WorkQueueConfigurationFailureAnalyzer;
 import io.github.workqueue.core.Clock;
+import io.github.workqueue.core.FairnessKeyExtractor;
 import io.github.workqueue.core.FakeClock;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.WorkQueue;
@@ -258,6 +259,69 @@ class WorkQueueAutoConfigurationTests {
 			.run((context) -> assertThat(analyze(context).getDescription())
 				.isEqualTo("Invalid workqueue configuration: property 'workqueue.queues.orders.rate-limiter.bean' "
 						+ "(value: notALimiter) names a bean of type java.lang.String, not a RateLimiter."));
+	}
+
+	@Test
+	void defaultPriorityAndFairnessShouldConfigureTheQueue() {
+		this.runner.withUserConfiguration(FairnessConfiguration.class)
+			.withPropertyValues("workqueue.queues.orders.default-priority=3",
+					"workqueue.queues.orders.item-type=java.lang.String", "workqueue.defaults.fairness=tenantKeys")
+			.run((context) -> {
+				@SuppressWarnings("unchecked")
+				RateLimitingQueue<String> orders = context.getBean("orders", RateLimitingQueue.class);
+				assertThat(orders.defaultPriority()).isEqualTo(3);
+				assertThat(orders.fairnessKeysOf("acme/42")).containsExactly("acme");
+				orders.add("acme/1");
+				orders.add("acme/2");
+				orders.add("other/1");
+				assertThat(orders.lenByPriority()).containsExactly(java.util.Map.entry(3, 3));
+				assertThat(orders.get(Duration.ZERO)).contains("acme/1");
+				assertThat(orders.get(Duration.ZERO)).as("round-robin over tenants").contains("other/1");
+			});
+	}
+
+	@Test
+	void fairnessNamingNoBeanShouldFail() {
+		assertFailure("workqueue.queues.orders.fairness=byTenant",
+				"Invalid workqueue configuration: property 'workqueue.queues.orders.fairness' (value: byTenant) "
+						+ "names no bean.",
+				"Declare a bean named 'byTenant' that implements io.github.workqueue.core.FairnessKeyExtractor for "
+						+ "the queue's item type, or remove the property.");
+	}
+
+	@Test
+	void fairnessOfAnotherItemTypeShouldFail() {
+		this.runner.withUserConfiguration(FairnessConfiguration.class)
+			.withPropertyValues("workqueue.queues.orders.fairness=numberKeys",
+					"workqueue.queues.orders.item-type=java.lang.String")
+			.run((context) -> assertThat(analyze(context).getDescription())
+				.isEqualTo("Invalid workqueue configuration: property 'workqueue.queues.orders.fairness' (value: "
+						+ "numberKeys) is a FairnessKeyExtractor<java.lang.Integer>, but queue 'orders' holds items "
+						+ "of type java.lang.String."));
+	}
+
+	@Test
+	void fairnessNamingAnotherKindOfBeanShouldFail() {
+		this.runner.withBean("notAnExtractor", String.class, () -> "hello")
+			.withPropertyValues("workqueue.queues.orders.fairness=notAnExtractor")
+			.run((context) -> assertThat(analyze(context).getDescription())
+				.isEqualTo("Invalid workqueue configuration: property 'workqueue.queues.orders.fairness' (value: "
+						+ "notAnExtractor) names a bean of type java.lang.String, not a FairnessKeyExtractor."));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class FairnessConfiguration {
+
+		@Bean
+		FairnessKeyExtractor<String> tenantKeys() {
+			return (item) -> java.util.List.of(item.substring(0, item.indexOf('/')));
+		}
+
+		@Bean
+		FairnessKeyExtractor<Integer> numberKeys() {
+			return (item) -> java.util.List.of(String.valueOf(item % 10));
+		}
+
 	}
 
 	@Test

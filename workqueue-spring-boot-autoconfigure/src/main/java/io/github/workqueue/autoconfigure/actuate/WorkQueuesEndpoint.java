@@ -104,9 +104,9 @@ public class WorkQueuesEndpoint {
 		WorkersDescriptor workers = (container != null) ? new WorkersDescriptor(container.method(), container.workers(),
 				container.liveWorkers(), container.replacedWorkers(), container.inFlight(), container.isPaused(),
 				container.longestRunning().toMillis() / 1000.0, container.outcomes()) : null;
-		return new QueueDescriptor(queue.len(), queue.waitingLen(), queue.isShuttingDown(),
-				count("workqueue.adds", name), count("workqueue.retries", name), queue.rateLimiter().toString(),
-				workers, SharedQueueView.describe(queue));
+		return new QueueDescriptor(queue.len(), queue.lenByPriority(), queue.lenByFairnessKey(), queue.waitingLen(),
+				queue.isShuttingDown(), count("workqueue.adds", name), count("workqueue.retries", name),
+				queue.rateLimiter().toString(), workers, SharedQueueView.describe(queue));
 	}
 
 	private @Nullable Long count(String meter, String name) {
@@ -130,6 +130,9 @@ public class WorkQueuesEndpoint {
 	 * One queue.
 	 *
 	 * @param depth items queued
+	 * @param depthByPriority items queued per priority, highest first
+	 * @param depthByFairnessKey items queued per first fairness key, empty without
+	 * fairness
 	 * @param waiting items waiting for a delay
 	 * @param shuttingDown whether the queue is shutting down
 	 * @param adds adds since start, when metrics are on
@@ -138,7 +141,8 @@ public class WorkQueuesEndpoint {
 	 * @param workers the workers, if the queue has a {@code @QueueWorker}
 	 * @param shared what Redis holds, if the queue is shared on Redis
 	 */
-	public record QueueDescriptor(int depth, int waiting, boolean shuttingDown, @Nullable Long adds,
+	public record QueueDescriptor(int depth, Map<Integer, Integer> depthByPriority,
+			Map<String, Integer> depthByFairnessKey, int waiting, boolean shuttingDown, @Nullable Long adds,
 			@Nullable Long retries, String rateLimiter, @Nullable WorkersDescriptor workers,
 			@Nullable SharedDescriptor shared) {
 

@@ -12,11 +12,13 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import io.github.workqueue.core.FairnessKeyExtractor;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.metrics.MetricsProvider;
 import io.github.workqueue.core.ratelimit.RateLimiter;
 import io.github.workqueue.redis.ItemCodec;
 import io.github.workqueue.redis.RedisQueue;
+import io.github.workqueue.redis.RedisQueueBuilder;
 import io.github.workqueue.redis.RedisQueueConnection;
 
 /**
@@ -52,18 +54,23 @@ public final class LettuceRedisBackend implements RedisBackend, DisposableBean {
 
 	@Override
 	public <T> RateLimitingQueue<T> create(QueueSettings settings, @Nullable Class<?> itemType,
-			RateLimiter<?> rateLimiter, MetricsProvider metricsProvider) {
+			RateLimiter<?> rateLimiter, MetricsProvider metricsProvider,
+			@Nullable FairnessKeyExtractor<Object> fairness) {
 		@SuppressWarnings("unchecked")
 		Class<T> type = (Class<T>) ((itemType != null) ? itemType : String.class);
 		ItemCodec<T> codec = ItemCodec.json(this.jsonMapper, type);
-		RedisQueue<T> queue = RedisQueue.builder(this.connection, settings.name())
+		RedisQueueBuilder builder = RedisQueue.builder(this.connection, settings.name())
 			.prefix(settings.redis().keyPrefix())
 			.leaseDuration(settings.redis().leaseDuration())
 			.maxRedeliveries(settings.redis().maxRedeliveries())
 			.shards(settings.redis().shards())
 			.rateLimiter(rateLimiter)
 			.metricsProvider(metricsProvider)
-			.build(codec);
+			.defaultPriority(settings.defaultPriority());
+		if (fairness != null) {
+			builder.fairness(fairness);
+		}
+		RedisQueue<T> queue = builder.build(codec);
 		this.queues.add(queue);
 		return queue;
 	}

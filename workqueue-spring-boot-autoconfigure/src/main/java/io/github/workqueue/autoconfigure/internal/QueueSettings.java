@@ -19,10 +19,13 @@ import io.github.workqueue.autoconfigure.WorkQueueProperties.Backend;
  * @param backendPath the property that chose the backend, for messages
  * @param redis the settings of a Redis queue (resolved for every queue, used by Redis
  * ones)
+ * @param defaultPriority the priority of adds that name none
+ * @param fairness the name of the fairness key extractor bean, or null for none
+ * @param fairnessPath the property that named it, for messages
  */
 public record QueueSettings(String name, int workers, @Nullable Integer maxRetries,
 		List<Class<? extends Throwable>> notRetryable, RateLimiterSpec rateLimiter, Backend backend, String backendPath,
-		RedisSettings redis) {
+		RedisSettings redis, int defaultPriority, @Nullable String fairness, String fairnessPath) {
 
 	/**
 	 * What a Redis queue adds.

@@ -141,8 +141,17 @@ public final class QueueSettingsResolver {
 							+ "org.springframework.boot:spring-boot-starter-data-redis (which configures the "
 							+ "connection from spring.data.redis.*), or remove the property to keep the queue in memory.");
 		}
+		int defaultPriority = pick(own.getDefaultPriority(), defaults.getDefaultPriority(), 0);
+		String fairness = (own.getFairness() != null) ? own.getFairness() : defaults.getFairness();
+		String fairnessPath = where(own.getFairness(), path, DEFAULTS_PATH) + ".fairness";
+		if (fairness != null && !this.beanExists.test(fairness)) {
+			throw InvalidWorkQueueConfigurationException.forProperty(fairnessPath, fairness, "names no bean",
+					"Declare a bean named '" + fairness + "' that implements "
+							+ "io.github.workqueue.core.FairnessKeyExtractor for the queue's item type, "
+							+ "or remove the property.");
+		}
 		return new QueueSettings((name != null) ? name : "", workers, maxRetries, List.copyOf(notRetryable), limiter,
-				backend, backendPath, resolveRedis(own, path));
+				backend, backendPath, resolveRedis(own, path), defaultPriority, fairness, fairnessPath);
 	}
 
 	private RedisSettings resolveRedis(QueueProperties own, String path) {

@@ -52,7 +52,7 @@ final class QueueWorkerScanner {
 			}
 			ReflectionUtils.doWithMethods(type, (method) -> {
 				QueueWorker worker = AnnotatedElementUtils.findMergedAnnotation(method, QueueWorker.class);
-				if (worker != null && method.getParameterCount() == 1) {
+				if (worker != null && method.getParameterCount() >= 1) {
 					found.putIfAbsent(this.environment.resolvePlaceholders(worker.value()), itemType(method));
 				}
 			}, ReflectionUtils.USER_DECLARED_METHODS);

@@ -4,6 +4,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.ClassUtils;
 
+import io.github.workqueue.core.FairnessKeyExtractor;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.metrics.MetricsProvider;
 import io.github.workqueue.core.ratelimit.RateLimiter;
@@ -21,10 +22,11 @@ public interface RedisBackend {
 	 * @param itemType the item type, or {@code null} for strings
 	 * @param rateLimiter the limiter, of the core's kinds
 	 * @param metricsProvider where this instance's metrics go
+	 * @param fairness the queue's fairness key extractor, or {@code null} for none
 	 * @return the queue
 	 */
 	<T> RateLimitingQueue<T> create(QueueSettings settings, @Nullable Class<?> itemType, RateLimiter<?> rateLimiter,
-			MetricsProvider metricsProvider);
+			MetricsProvider metricsProvider, @Nullable FairnessKeyExtractor<Object> fairness);
 
 	/**
 	 * Tells whether workqueue-redis and Spring Data Redis's Lettuce support are on the

@@ -11,6 +11,7 @@ import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
 
 import io.github.workqueue.autoconfigure.WorkQueueBuilderCustomizer;
 import io.github.workqueue.core.Clock;
+import io.github.workqueue.core.FairnessKeyExtractor;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.WorkQueue;
 import io.github.workqueue.core.WorkQueueBuilder;
@@ -37,10 +38,13 @@ public final class WorkQueueFactory {
 
 	private final Supplier<@Nullable RedisBackend> redis;
 
+	private final FairnessExtractors fairness;
+
 	public WorkQueueFactory(QueueSettingsResolver settings, RateLimiterFactory rateLimiters, Clock clock,
 			MetricsProvider metricsProvider, List<WorkQueueBuilderCustomizer> customizers,
-			Supplier<@Nullable RedisBackend> redis) {
+			Supplier<@Nullable RedisBackend> redis, FairnessExtractors fairness) {
 		this.settings = settings;
+		this.fairness = fairness;
 		this.rateLimiters = rateLimiters;
 		this.clock = clock;
 		this.metricsProvider = metricsProvider;
@@ -68,6 +72,7 @@ public final class WorkQueueFactory {
 	 */
 	public <T> RateLimitingQueue<T> create(String name, @Nullable Class<?> itemType) {
 		QueueSettings queueSettings = this.settings.resolve(name);
+		FairnessKeyExtractor<Object> extractor = this.fairness.forQueue(queueSettings, itemType);
 		if (queueSettings.backend() == Backend.REDIS) {
 			RedisBackend backend = this.redis.get();
 			if (backend == null) {
@@ -88,13 +93,17 @@ public final class WorkQueueFactory {
 								+ " to memory to keep the bean's limiter.");
 			}
 			return backend.create(queueSettings, itemType, this.rateLimiters.create(queueSettings.rateLimiter()),
-					this.metricsProvider);
+					this.metricsProvider, extractor);
 		}
 		WorkQueueBuilder builder = WorkQueue.builder()
 			.name(name)
 			.clock(this.clock)
 			.metricsProvider(this.metricsProvider)
-			.rateLimiter(this.rateLimiters.create(queueSettings.rateLimiter()));
+			.rateLimiter(this.rateLimiters.create(queueSettings.rateLimiter()))
+			.defaultPriority(queueSettings.defaultPriority());
+		if (extractor != null) {
+			builder.fairness(extractor);
+		}
 		for (WorkQueueBuilderCustomizer customizer : this.customizers) {
 			customizer.customize(name, builder);
 		}

@@ -57,12 +57,30 @@ public class MicrometerMetricsProvider implements MetricsProvider {
 		return buckets;
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The depth of priority 0; queues report their depth per priority, through
+	 * {@link #newDepthMetric(String, int)}.
+	 */
 	@Override
 	public GaugeMetric newDepthMetric(String name) {
+		return newDepthMetric(name, 0);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * {@code workqueue_depth} labelled with the queue's name and the priority, as
+	 * controller-runtime's priority queue: {@code sum by (name)} gives client-go's depth.
+	 */
+	@Override
+	public GaugeMetric newDepthMetric(String name, int priority) {
 		AtomicLong depth = new AtomicLong();
 		Gauge.builder("workqueue.depth", depth, AtomicLong::get)
 			.description("Current depth of workqueue")
 			.tag("name", name)
+			.tag("priority", Integer.toString(priority))
 			.register(this.registry);
 		return new GaugeMetric() {
 

@@ -16,6 +16,8 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import io.github.workqueue.autoconfigure.WorkQueueRegistry;
+import io.github.workqueue.core.AddOptions;
+import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.spring.QueueWorker;
 import io.github.workqueue.spring.QueueWorkerRegistry;
 
@@ -61,6 +63,17 @@ class WorkQueuesEndpointWebTests {
 		HttpResponse<String> response = get("/actuator/workqueues/idle");
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(response.body()).contains("\"waiting\":1", "\"method\":\"").doesNotContain("\"queues\"");
+	}
+
+	@Test
+	void readOneShouldShowTheDepthPerPriority() throws Exception {
+		RateLimitingQueue<Object> ranked = this.queues.getOrCreateQueue("ranked");
+		ranked.add("resync");
+		ranked.add("change", AddOptions.priority(7));
+		HttpResponse<String> response = get("/actuator/workqueues/ranked");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).contains("\"depth\":2", "\"depthByPriority\":{\"7\":1,\"0\":1}",
+				"\"depthByFairnessKey\":{}");
 	}
 
 	@Test

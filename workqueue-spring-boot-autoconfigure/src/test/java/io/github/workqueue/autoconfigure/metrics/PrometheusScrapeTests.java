@@ -45,7 +45,8 @@ class PrometheusScrapeTests {
 			queue.add("late");
 			String scrape = context.getBean(PrometheusMeterRegistry.class).scrape();
 
-			assertThat(scrape).contains("# TYPE workqueue_depth gauge", "workqueue_depth{name=\"orders\"} 1.0");
+			assertThat(scrape).contains("# TYPE workqueue_depth gauge",
+					"workqueue_depth{name=\"orders\",priority=\"0\"} 1.0");
 			assertThat(scrape).contains("# TYPE workqueue_adds_total counter",
 					"workqueue_adds_total{name=\"orders\"} 2.0");
 			assertThat(scrape).contains("# TYPE workqueue_queue_duration_seconds histogram",

@@ -29,6 +29,7 @@ import org.springframework.context.annotation.Configuration;
 import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
 import io.github.workqueue.autoconfigure.WorkQueueRegistry;
 import io.github.workqueue.autoconfigure.internal.WorkQueueConfigurationFailureAnalyzer;
+import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.Clock;
 import io.github.workqueue.core.FakeClock;
 import io.github.workqueue.core.RateLimitingQueue;
@@ -38,6 +39,7 @@ import io.github.workqueue.spring.ItemsUnfinishedAtShutdownEvent;
 import io.github.workqueue.spring.QueueWorker;
 import io.github.workqueue.spring.QueueWorkerContainer;
 import io.github.workqueue.spring.QueueWorkerRegistry;
+import io.github.workqueue.spring.WorkContext;
 import io.github.workqueue.spring.WorkResult;
 import io.github.workqueue.spring.internal.DefaultQueueWorkerRegistry;
 
@@ -114,6 +116,36 @@ class QueueWorkerContainerTests {
 			await().untilAsserted(
 					() -> assertThat(context.getBean(RecordingWorker.class).items).containsExactly("from-a-client"));
 		});
+	}
+
+	@Test
+	void aWorkerTakingAContextShouldGiveTheQueueItsItemType() {
+		this.runner.withUserConfiguration(ContextWorker.class, WrongTypeClient.class)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasMessageContaining("RateLimitingQueue<java.lang.Integer>"));
+		this.runner.withUserConfiguration(ContextWorker.class, OrdersClient.class).run((context) -> {
+			OrdersClient client = context.getBean(OrdersClient.class);
+			assertThat(client.orders).as("injected by its generic type").isSameAs(queue(context, "orders"));
+			client.orders.add("a", AddOptions.priority(3));
+			await().untilAsserted(() -> assertThat(context.getBean(ContextWorker.class).contexts).hasSize(1));
+			WorkContext work = context.getBean(ContextWorker.class).contexts.get(0);
+			assertThat(work.queueName()).isEqualTo("orders");
+			assertThat(work.priority()).isEqualTo(3);
+			assertThat(work.attempt()).isEqualTo(1);
+		});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ContextWorker {
+
+		final List<WorkContext> contexts = new CopyOnWriteArrayList<>();
+
+		@QueueWorker("orders")
+		void handle(String item, WorkContext context) {
+			this.contexts.add(context);
+		}
+
 	}
 
 	@Test
@@ -536,13 +568,15 @@ class QueueWorkerContainerTests {
 	}
 
 	@Test
-	void methodWithTwoParametersShouldFailStartupNamingIt() {
+	void methodWithASecondParameterThatIsNoContextShouldFailStartupNamingIt() {
 		this.runner.withUserConfiguration(TwoParameterWorker.class).run((context) -> {
 			FailureAnalysis analysis = analyze(context);
 			assertThat(analysis.getDescription()).isEqualTo("Invalid @QueueWorker method "
-					+ TwoParameterWorker.class.getName() + ".handle(String, int): it has 2 parameters.");
-			assertThat(analysis.getAction()).isEqualTo("Change it so that a @QueueWorker method takes exactly one "
-					+ "parameter, the item, and returns void or WorkResult, for example 'void handle(String key)'.");
+					+ TwoParameterWorker.class.getName()
+					+ ".handle(String, int): its second parameter is a int, not a io.github.workqueue.spring.WorkContext.");
+			assertThat(analysis.getAction()).isEqualTo("Change it so that a @QueueWorker method takes the item, and "
+					+ "optionally a WorkContext second, and returns void or WorkResult, for example "
+					+ "'void handle(String key, WorkContext context)'.");
 		});
 	}
 
