@@ -11,6 +11,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.RateLimitingQueue;
 
 /**
@@ -40,7 +41,7 @@ public class DeploymentController {
 	@PutMapping("/deployments/{key}")
 	public Deployment update(@PathVariable String key, @RequestBody DesiredState desired) {
 		Deployment deployment = this.store.update(key, desired.replicas());
-		this.deployments.add(key);
+		this.deployments.add(key, AddOptions.priority(Priorities.USER_CHANGE));
 		this.audit.add(key);
 		return deployment;
 	}

@@ -13,6 +13,9 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
+import io.github.workqueue.spring.QueueWorkerContainer;
+import io.github.workqueue.spring.QueueWorkerRegistry;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -41,6 +44,12 @@ class SampleApplicationTests {
 
 	@Autowired
 	private DeploymentStore store;
+
+	@Autowired
+	private QueueWorkerRegistry workers;
+
+	@Autowired
+	private Resync resync;
 
 	@Test
 	void rapidUpdatesOfAFewKeysShouldCollapseIntoFewerReconciles() throws Exception {
@@ -89,16 +98,36 @@ class SampleApplicationTests {
 			.untilAsserted(() -> assertThat(this.store.get("visible").reconciledGeneration()).isEqualTo(1));
 		String scrape = get("/actuator/prometheus").body();
 		assertThat(scrape).contains("workqueue_adds_total{name=\"deployments\"}",
-				"workqueue_adds_total{name=\"audit\"}", "workqueue_depth{name=\"deployments\"}",
+				"workqueue_adds_total{name=\"audit\"}", "workqueue_depth{name=\"deployments\",priority=\"0\"}",
 				"workqueue_queue_duration_seconds_bucket{name=\"deployments\"",
 				"workqueue_work_duration_seconds_count{name=\"audit\"}", "workqueue_waiting{name=\"deployments\"}");
 		HttpResponse<String> endpoint = get("/actuator/workqueues");
 		assertThat(endpoint.statusCode()).isEqualTo(200);
 		assertThat(endpoint.body()).contains("\"deployments\":{", "\"audit\":{", "\"configured\":4", "\"configured\":2",
 				"fast-slow(fast=PT0.01S, slow=PT0.02S, maxFastAttempts=2)");
-		assertThat(endpoint.body()).containsPattern("\"deployments\":\\{\"depth\":\\d+,\"waiting\":[1-9]");
+		assertThat(endpoint.body()).containsPattern("\"deployments\":\\{\"depth\":\\d+,\"depthByPriority\":\\{");
 		assertThat(get("/actuator/workqueues/deployments").body()).contains("\"adds\":");
 		assertThat(get("/actuator/health").body()).contains("\"workqueues\":{\"status\":\"UP\"");
+	}
+
+	@Test
+	void userChangesShouldOvertakeTheResyncAndTenantsShouldShowInTheEndpoint() throws Exception {
+		QueueWorkerContainer container = this.workers.getContainer("deployments");
+		container.pause();
+		try {
+			put("/api/deployments/acme.web", "{\"replicas\":1}");
+			put("/api/deployments/acme.api", "{\"replicas\":1}");
+			this.resync.resyncAll();
+			put("/api/deployments/globex.db", "{\"replicas\":1}");
+			String queue = get("/actuator/workqueues/deployments").body();
+			assertThat(queue).contains("\"depthByFairnessKey\":{", "\"acme\":2", "\"globex\":1");
+			assertThat(queue).containsPattern("\"depthByPriority\":\\{\"10\":3(,\"-10\":\\d+)?}");
+		}
+		finally {
+			container.resume();
+		}
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(this.store.get("globex.db").reconciledGeneration()).isEqualTo(1));
 	}
 
 	private HttpResponse<String> get(String path) throws Exception {
