@@ -10,16 +10,23 @@ import org.jspecify.annotations.Nullable;
  * A node of one priority's fairness tree. An inner node has one child per fairness key of
  * its level that has ready items below it, in {@link #turns}, the round-robin order: the
  * child at the head is served next, and a served child goes to the back (or leaves, when
- * it has nothing left). A leaf holds the ready items of one path of keys in a
- * {@link ReadyHeap}, in the order they became ready. The leaf of an item is reached by
- * its keys and then one more step, to the {@linkplain #end end child}, so that items with
- * fewer keys than others have a leaf of their own beside their siblings' subtrees.
- * Without fairness a priority's tree is a single leaf.
+ * it has nothing left). A leaf holds the ready items of one path of keys, in the order
+ * they became ready: items arrive in that order, except an item raised from a lower
+ * priority, which keeps its older sequence; so a leaf appends in-order arrivals to a
+ * deque (no sift) and keeps the others in a {@link ReadyHeap}, and takes the older of the
+ * two heads. A slot raised out of a leaf leaves its deque reference behind, skipped when
+ * it reaches the head (it no longer names this leaf, and since its priority only grows it
+ * never comes back). The leaf of an item is reached by its keys and then one more step,
+ * to the {@linkplain #end end child}, so that items with fewer keys than others have a
+ * leaf of their own beside their siblings' subtrees. Without fairness a priority's tree
+ * is a single leaf.
  *
  * <p>
  * <b>Invariants.</b> {@link #size} is the number of ready items below the node; a child
  * is in {@link #children} and {@link #turns} exactly when its size is positive, at most
- * once.
+ * once. In a leaf, each slot that names it is once in {@link #inOrder} (which is in
+ * increasing sequence) or in {@link #late}; {@link #inOrder} may also hold slots that no
+ * longer name it.
  *
  * <p>
  * <b>Concurrency.</b> Not thread-safe; guarded by the owning queue's lock.
@@ -40,8 +47,14 @@ final class FairNode<T> {
 
 	private final @Nullable ArrayDeque<FairNode<T>> turns;
 
-	/** Leaves: the items. */
-	private final @Nullable ReadyHeap<T> items;
+	/** Leaves: the items that arrived in sequence order. */
+	private final @Nullable ArrayDeque<ReadySlot<T>> inOrder;
+
+	/** Leaves: the items that arrived with an older sequence than the last appended. */
+	private final @Nullable ReadyHeap<T> late;
+
+	/** Leaves: the sequence of the last slot appended to {@link #inOrder}. */
+	private long lastAppended = Long.MIN_VALUE;
 
 	int size;
 
@@ -50,7 +63,8 @@ final class FairNode<T> {
 		this.key = key;
 		this.children = leaf ? null : new HashMap<>();
 		this.turns = leaf ? null : new ArrayDeque<>();
-		this.items = leaf ? new ReadyHeap<>() : null;
+		this.inOrder = leaf ? new ArrayDeque<>() : null;
+		this.late = leaf ? new ReadyHeap<>() : null;
 	}
 
 	static <T> FairNode<T> root(boolean fair) {
@@ -64,9 +78,15 @@ final class FairNode<T> {
 	 */
 	void add(ReadySlot<T> slot, int depth) {
 		this.size++;
-		if (this.items != null) {
-			this.items.add(slot);
+		if (this.inOrder != null) {
 			slot.leaf = this;
+			if (slot.sequence > this.lastAppended) {
+				this.inOrder.addLast(slot);
+				this.lastAppended = slot.sequence;
+			}
+			else {
+				this.late.add(slot);
+			}
 			return;
 		}
 		boolean last = depth == slot.keys.size();
@@ -92,8 +112,8 @@ final class FairNode<T> {
 	 */
 	ReadySlot<T> poll() {
 		this.size--;
-		if (this.items != null) {
-			ReadySlot<T> slot = this.items.poll();
+		if (this.inOrder != null) {
+			ReadySlot<T> slot = pollLeaf();
 			slot.leaf = null;
 			return slot;
 		}
@@ -106,6 +126,18 @@ final class FairNode<T> {
 			forget(next);
 		}
 		return slot;
+	}
+
+	private ReadySlot<T> pollLeaf() {
+		ReadySlot<T> head;
+		while ((head = this.inOrder.peekFirst()) != null && head.leaf != this) {
+			this.inOrder.pollFirst();
+		}
+		ReadySlot<T> older = this.late.peek();
+		if (head == null || (older != null && older.sequence < head.sequence)) {
+			return this.late.poll();
+		}
+		return this.inOrder.pollFirst();
 	}
 
 	private void forget(FairNode<T> child) {
@@ -123,7 +155,9 @@ final class FairNode<T> {
 	 */
 	static <T> void remove(ReadySlot<T> slot) {
 		FairNode<T> node = slot.leaf;
-		node.items.remove(slot);
+		if (slot.heapIndex >= 0) {
+			node.late.remove(slot);
+		}
 		slot.leaf = null;
 		for (; node != null; node = node.parent) {
 			node.size--;

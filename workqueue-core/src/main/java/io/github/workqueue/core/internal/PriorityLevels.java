@@ -33,6 +33,11 @@ final class PriorityLevels<T> {
 
 	private int size;
 
+	/** The tree of the highest priority, null when nothing is ready. */
+	private @Nullable FairNode<T> top;
+
+	private int topPriority;
+
 	PriorityLevels(boolean fair) {
 		this.fair = fair;
 	}
@@ -61,13 +66,32 @@ final class PriorityLevels<T> {
 		this.size--;
 		if (this.levels.get(from).size == 0) {
 			this.levels.remove(from);
+			if (from == this.topPriority) {
+				findTop();
+			}
 		}
 		place(slot);
 	}
 
 	private void place(ReadySlot<T> slot) {
-		this.levels.computeIfAbsent(slot.entry.priority, (priority) -> FairNode.root(this.fair)).add(slot, 0);
+		int priority = slot.entry.priority;
+		FairNode<T> root = this.levels.get(priority);
+		if (root == null) {
+			root = FairNode.root(this.fair);
+			this.levels.put(priority, root);
+			if (this.top == null || priority > this.topPriority) {
+				this.top = root;
+				this.topPriority = priority;
+			}
+		}
+		root.add(slot, 0);
 		this.size++;
+	}
+
+	private void findTop() {
+		Map.Entry<Integer, FairNode<T>> first = this.levels.firstEntry();
+		this.top = (first != null) ? first.getValue() : null;
+		this.topPriority = (first != null) ? first.getKey() : 0;
 	}
 
 	/**
@@ -75,14 +99,14 @@ final class PriorityLevels<T> {
 	 * @return its slot, or null when nothing is ready
 	 */
 	@Nullable ReadySlot<T> poll() {
-		Map.Entry<Integer, FairNode<T>> first = this.levels.firstEntry();
-		if (first == null) {
+		FairNode<T> root = this.top;
+		if (root == null) {
 			return null;
 		}
-		FairNode<T> root = first.getValue();
 		ReadySlot<T> slot = root.poll();
 		if (root.size == 0) {
-			this.levels.pollFirstEntry();
+			this.levels.remove(this.topPriority);
+			findTop();
 		}
 		this.size--;
 		return slot;

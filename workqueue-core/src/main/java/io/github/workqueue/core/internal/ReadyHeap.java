@@ -36,6 +36,10 @@ final class ReadyHeap<T> {
 		siftUp(this.size - 1, slot);
 	}
 
+	@Nullable ReadySlot<T> peek() {
+		return (this.size > 0) ? this.slots[0] : null;
+	}
+
 	@Nullable ReadySlot<T> poll() {
 		if (this.size == 0) {
 			return null;
