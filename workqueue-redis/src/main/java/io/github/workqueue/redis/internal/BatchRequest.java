@@ -43,13 +43,29 @@ abstract class BatchRequest {
 
 		final String encoded;
 
+		/** The add's priority, or null for a plain add (priority 0, no fairness keys). */
+		final @Nullable String priority;
+
+		/** The item's fairness keys as JSON, or empty. */
+		final String keys;
+
 		boolean made;
 
 		@Nullable RedisException failure;
 
 		Add(int shard, String encoded) {
+			this(shard, encoded, null, "");
+		}
+
+		Add(int shard, String encoded, @Nullable String priority, String keys) {
 			this.shard = shard;
 			this.encoded = encoded;
+			this.priority = priority;
+			this.keys = keys;
+		}
+
+		boolean isPlain() {
+			return this.priority == null;
 		}
 
 		void complete(boolean made, @Nullable RedisException failure) {

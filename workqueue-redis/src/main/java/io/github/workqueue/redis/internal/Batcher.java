@@ -163,7 +163,21 @@ final class Batcher {
 	 * @throws RedisException if the batch failed
 	 */
 	boolean add(String encoded) {
-		BatchRequest.Add request = new BatchRequest.Add(this.shards.of(encoded), encoded);
+		return add(new BatchRequest.Add(this.shards.of(encoded), encoded));
+	}
+
+	/**
+	 * Adds an item with a priority and fairness keys, in the next batch.
+	 * @param priority the add's priority
+	 * @param keys the item's fairness keys as JSON, or empty
+	 * @return whether the add made the item dirty
+	 * @throws RedisException if the batch failed
+	 */
+	boolean add(String encoded, int priority, String keys) {
+		return add(new BatchRequest.Add(this.shards.of(encoded), encoded, Integer.toString(priority), keys));
+	}
+
+	private boolean add(BatchRequest.Add request) {
 		synchronized (this) {
 			this.adds.add(request);
 			arrived();

@@ -192,8 +192,9 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * One script, not batched (see {@code addWith.lua}); a delay or rate-limiting counts
-	 * a retry, as {@code addAfter} does.
+	 * Without a delay or rate-limiting the add goes in the next batch, as a plain add
+	 * does; otherwise it is one script of its own ({@code addWith.lua}), and counts a
+	 * retry, as {@code addAfter} does.
 	 */
 	@Override
 	public void add(T item, AddOptions options) {
@@ -208,13 +209,20 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			return Duration.ZERO;
 		}
 		long delayMicros = options.delay().isNegative() ? 0 : LimiterSpec.micros(options.delay());
+		int priority = options.priorityOr(this.defaultPriority);
+		if (delayMicros == 0 && !options.isRateLimited()) {
+			if (this.batcher.add(encoded, priority, fairnessJson(item)) && this.metrics != null) {
+				this.metrics.added();
+			}
+			return Duration.ZERO;
+		}
 		boolean retry = delayMicros > 0 || options.isRateLimited();
 		if (retry && this.metrics != null) {
 			this.metrics.retried();
 		}
 		List<Long> made = this.link.run(Script.ADD_WITH, ScriptOutputType.MULTI, keysOf(encoded), now(), encoded,
-				Integer.toString(options.priorityOr(this.defaultPriority)), fairnessJson(item),
-				Long.toString(delayMicros), options.isRateLimited() ? this.failures.limiterJson() : "",
+				Integer.toString(priority), fairnessJson(item), Long.toString(delayMicros),
+				options.isRateLimited() ? this.failures.limiterJson() : "",
 				options.isRateLimited() ? this.failures.reservedBuckets() : "");
 		if (made.get(0) == 1 && made.get(1) <= 0 && this.metrics != null) {
 			this.metrics.added();

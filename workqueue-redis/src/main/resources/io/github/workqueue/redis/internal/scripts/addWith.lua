@@ -6,7 +6,7 @@
 -- earlier, else 0; the delay used in microseconds}.
 promoteDue()
 local item = ARGV[2]
-prioritize(item, tonumber(ARGV[3]), ARGV[4])
+levels().prioritize(item, tonumber(ARGV[3]), ARGV[4])
 local delay = tonumber(ARGV[5])
 if ARGV[6] ~= '' then
   local reserved = nil

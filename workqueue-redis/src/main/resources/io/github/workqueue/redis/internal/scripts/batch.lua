@@ -5,12 +5,15 @@
 -- little more than a batch of one.
 -- ARGV: now, holder, lease in microseconds, most lease expiries in a row before parking (-1:
 -- never), how long an ended lease is remembered (microseconds), number of adds A, number of
--- dones D, number of leases wanted G, then A items, then D (item, token) pairs.
--- Returns {microseconds until the next waiting item or lease deadline (-1 if none), A add
+-- dones D, number of leases wanted G, then A items, then D (item, token) pairs, then the number
+-- of adds with a priority P and P (item, priority, fairness keys as JSON or empty) triples.
+-- Returns {microseconds until the next waiting item or lease deadline (-1 if none), A then P add
 -- results (1 made dirty, 0 joined an earlier add), D done results (1 accepted, 0 rejected),
 -- then per lease granted: item, token, deadline, microseconds it was dirty before, priority}.
 local holder, leaseMicros, maxExpiries, endedMicros = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local addCount, doneCount, wanted = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
+local optionsAt = 9 + addCount + 2 * doneCount
+local optionCount = tonumber(ARGV[optionsAt] or 0)
 local result = { 0 }
 local nowText = int(now)
 local lastToken, endedSince = 0, 0
@@ -20,7 +23,7 @@ if doneCount > 0 or wanted > 0 then
 end
 
 -- Due waiting items enter the FIFO before the items added now, as they were ready first.
-if addCount > 0 or wanted > 0 then
+if addCount > 0 or optionCount > 0 or wanted > 0 then
   promoteDue()
 end
 
@@ -49,7 +52,7 @@ if addCount > 0 then
     local prios = redis.call('HMGET', PRIO, unpack(items))
     for i, item in ipairs(items) do
       if prios[i] and tonumber(prios[i]) < 0 then
-        prioritize(item, 0, '')
+        levels().prioritize(item, 0, '')
       end
     end
   end
@@ -80,6 +83,14 @@ if addCount > 0 then
     end
   end
   enqueueAll(pushed, false)
+end
+
+-- Adds with a priority (and fairness keys): the item's priority is raised, or taken by a new
+-- item, then the add as above.
+for k = 1, optionCount do
+  local at = optionsAt + 3 * k - 2
+  levels().prioritize(ARGV[at], tonumber(ARGV[at + 1]), ARGV[at + 2])
+  result[#result + 1] = addNow(ARGV[at])
 end
 
 -- Dones: a lease ends only by its own token (fencing); a repeat of an accepted done (a retry
@@ -130,7 +141,7 @@ if doneCount > 0 then
     local rejected = 0
     for i, j in ipairs(unknown) do
       if recent[i] == tokens[j] or older[i] == tokens[j] then
-        result[1 + addCount + j] = 1
+        result[1 + addCount + optionCount + j] = 1
       else
         rejected = rejected + 1
       end

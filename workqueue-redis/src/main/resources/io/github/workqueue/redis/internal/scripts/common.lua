@@ -33,12 +33,26 @@ end
 
 local WAKE_HINTS = 64
 
+-- The keys of priorities and fairness (described below), named after QUEUE.
+local PRIO, FAIR, LEVELS, COUNT = QUEUE .. ':prio', QUEUE .. ':fair', QUEUE .. ':levels', QUEUE .. ':count'
+
 -- Whether a key exists, asked once per script and then kept up to date by the functions
 -- below that write it: most items are never waiting, parked or expired, so the commands that
--- would clean them up are skipped while their key is absent.
+-- would clean them up are skipped while their key is absent. The three keys of priorities and
+-- fairness are asked together first: a queue that uses neither pays one command per script.
 local present = {}
+local plain = nil
 local function exists(key)
   if present[key] == nil then
+    if key == PRIO or key == FAIR or key == LEVELS then
+      if plain == nil then
+        plain = redis.call('EXISTS', PRIO, FAIR, LEVELS) == 0
+      end
+      if plain then
+        present[key] = false
+        return false
+      end
+    end
     present[key] = redis.call('EXISTS', key) == 1
   end
   return present[key]
@@ -57,112 +71,161 @@ end
 -- While LEVELS does not exist every ready item is in the FIFO (priority 0, no keys): today's
 -- queue at today's cost. The first ready item of another priority or with keys moves the FIFO
 -- into level 0 in its order; when the levels are empty again LEVELS is gone, and the FIFO is back.
-local PRIO, FAIR, LEVELS, COUNT = QUEUE .. ':prio', QUEUE .. ':fair', QUEUE .. ':levels', QUEUE .. ':count'
 
 -- Items that became ready during this script: finish() wakes getters once for all.
 local queued = 0
 
-local function keysOf(encoded)
-  if not encoded then
-    return {}
+-- The functions of priority levels and fairness trees, made on first use: a script of a queue
+-- that uses neither never makes them (each function a script defines costs every call).
+local levelOps = nil
+local function levels()
+  if levelOps then
+    return levelOps
   end
-  return cjson.decode(encoded)
-end
-
-local function segment(keys, depth)
-  if depth > #keys then
-    return '$'
-  end
-  return #keys[depth] .. ':' .. keys[depth]
-end
-
-local function active(node, leaf)
-  if leaf then
-    return redis.call('EXISTS', node) == 1
-  end
-  return redis.call('EXISTS', node .. ':turns') == 1
-end
-
-local function countReady(priority, delta)
-  redis.call('HINCRBY', COUNT, 'all', delta)
-  if redis.call('HINCRBY', COUNT, priority, delta) <= 0 then
-    redis.call('HDEL', COUNT, priority)
-    redis.call('ZREM', LEVELS, priority)
-    present[LEVELS] = redis.call('EXISTS', LEVELS) == 1
-  end
-end
-
-local function treeAdd(priority, keys, item, sequence)
-  local node = QUEUE .. ':t:' .. priority
-  if not active(node, false) then
-    redis.call('ZADD', LEVELS, priority, priority)
-    present[LEVELS] = true
-  end
-  for depth = 1, #keys + 1 do
-    local seg = segment(keys, depth)
-    local child = node .. '/' .. seg
-    if not active(child, depth > #keys) then
-      redis.call('RPUSH', node .. ':turns', seg)
+  local function keysOf(encoded)
+    if not encoded then
+      return {}
     end
-    node = child
+    return cjson.decode(encoded)
   end
-  redis.call('ZADD', node, sequence, item)
-  countReady(priority, 1)
-end
 
--- Takes the next item of a priority: down the heads of the turns, then each served child goes
--- to the back of its level (or leaves it, empty).
-local function treePop(priority)
-  local path = {}
-  local node = QUEUE .. ':t:' .. priority
-  repeat
-    local seg = redis.call('LINDEX', node .. ':turns', 0)
-    path[#path + 1] = node
-    node = node .. '/' .. seg
-  until seg == '$'
-  local item = redis.call('ZPOPMIN', node)[1]
-  local child, leaf = node, true
-  for i = #path, 1, -1 do
-    local turns = path[i] .. ':turns'
-    if active(child, leaf) then
-      redis.call('LMOVE', turns, turns, 'LEFT', 'RIGHT')
+  local function segment(keys, depth)
+    if depth > #keys then
+      return '$'
+    end
+    return #keys[depth] .. ':' .. keys[depth]
+  end
+
+  local function active(node, leaf)
+    if leaf then
+      return redis.call('EXISTS', node) == 1
+    end
+    return redis.call('EXISTS', node .. ':turns') == 1
+  end
+
+  local function countReady(priority, delta)
+    redis.call('HINCRBY', COUNT, 'all', delta)
+    if redis.call('HINCRBY', COUNT, priority, delta) <= 0 then
+      redis.call('HDEL', COUNT, priority)
+      redis.call('ZREM', LEVELS, priority)
+      present[LEVELS] = redis.call('EXISTS', LEVELS) == 1
+    end
+  end
+
+  local function treeAdd(priority, keys, item, sequence)
+    local node = QUEUE .. ':t:' .. priority
+    if not active(node, false) then
+      redis.call('ZADD', LEVELS, priority, priority)
+      present[LEVELS] = true
+    end
+    for depth = 1, #keys + 1 do
+      local seg = segment(keys, depth)
+      local child = node .. '/' .. seg
+      if not active(child, depth > #keys) then
+        redis.call('RPUSH', node .. ':turns', seg)
+      end
+      node = child
+    end
+    redis.call('ZADD', node, sequence, item)
+    countReady(priority, 1)
+  end
+
+  -- Takes the next item of a priority: down the heads of the turns, then each served child goes
+  -- to the back of its level (or leaves it, empty).
+  local function treePop(priority)
+    local path = {}
+    local node = QUEUE .. ':t:' .. priority
+    repeat
+      local seg = redis.call('LINDEX', node .. ':turns', 0)
+      path[#path + 1] = node
+      node = node .. '/' .. seg
+    until seg == '$'
+    local item = redis.call('ZPOPMIN', node)[1]
+    local child, leaf = node, true
+    for i = #path, 1, -1 do
+      local turns = path[i] .. ':turns'
+      if active(child, leaf) then
+        redis.call('LMOVE', turns, turns, 'LEFT', 'RIGHT')
+      else
+        redis.call('LPOP', turns)
+      end
+      child, leaf = path[i], false
+    end
+    countReady(priority, -1)
+    return item
+  end
+
+  -- Takes a ready item out of its priority's tree; returns its sequence.
+  local function treeRemove(priority, keys, item)
+    local nodes = { QUEUE .. ':t:' .. priority }
+    for depth = 1, #keys + 1 do
+      nodes[depth + 1] = nodes[depth] .. '/' .. segment(keys, depth)
+    end
+    local sequence = redis.call('ZSCORE', nodes[#nodes], item)
+    redis.call('ZREM', nodes[#nodes], item)
+    for i = #nodes, 2, -1 do
+      if active(nodes[i], i == #nodes) then
+        break
+      end
+      redis.call('LREM', nodes[i - 1] .. ':turns', 1, segment(keys, i - 1))
+    end
+    countReady(priority, -1)
+    return tonumber(sequence)
+  end
+
+  -- Moves the FIFO (priority 0, no keys) into level 0, in its order.
+  local function useLevels()
+    if exists(LEVELS) then
+      return
+    end
+    local items = redis.call('LRANGE', QUEUE, 0, -1)
+    redis.call('DEL', QUEUE)
+    for _, item in ipairs(items) do
+      treeAdd(0, {}, item, redis.call('HINCRBY', COUNTERS, 'ready', 1))
+    end
+  end
+
+
+  local function isPresent(item)
+    return redis.call('HEXISTS', DIRTY, item) == 1 or redis.call('HEXISTS', INFLIGHT, item) == 1
+      or (exists(WAITING) and redis.call('ZSCORE', WAITING, item) ~= false)
+  end
+
+  -- An add's priority: a new item takes it; a present one keeps the higher of its own and the
+  -- add's, and a ready one moves to its new priority keeping the moment it became ready.
+  local function prioritize(item, priority, keys)
+    if not isPresent(item) then
+      if priority ~= 0 then
+        redis.call('HSET', PRIO, item, priority)
+        present[PRIO] = true
+      end
+      if keys ~= '' then
+        redis.call('HSET', FAIR, item, keys)
+        present[FAIR] = true
+      end
+      return
+    end
+    local current = tonumber(redis.call('HGET', PRIO, item) or 0)
+    if priority <= current then
+      return
+    end
+    local ready = redis.call('HEXISTS', DIRTY, item) == 1 and redis.call('HEXISTS', INFLIGHT, item) == 0
+    local sequence
+    if ready then
+      useLevels()
+      local fairKeys = keysOf(redis.call('HGET', FAIR, item))
+      sequence = treeRemove(current, fairKeys, item)
+      redis.call('HSET', PRIO, item, priority)
+      present[PRIO] = true
+      treeAdd(priority, fairKeys, item, sequence)
     else
-      redis.call('LPOP', turns)
+      redis.call('HSET', PRIO, item, priority)
+      present[PRIO] = true
     end
-    child, leaf = path[i], false
   end
-  countReady(priority, -1)
-  return item
-end
-
--- Takes a ready item out of its priority's tree; returns its sequence.
-local function treeRemove(priority, keys, item)
-  local nodes = { QUEUE .. ':t:' .. priority }
-  for depth = 1, #keys + 1 do
-    nodes[depth + 1] = nodes[depth] .. '/' .. segment(keys, depth)
-  end
-  local sequence = redis.call('ZSCORE', nodes[#nodes], item)
-  redis.call('ZREM', nodes[#nodes], item)
-  for i = #nodes, 2, -1 do
-    if active(nodes[i], i == #nodes) then
-      break
-    end
-    redis.call('LREM', nodes[i - 1] .. ':turns', 1, segment(keys, i - 1))
-  end
-  countReady(priority, -1)
-  return tonumber(sequence)
-end
-
--- Moves the FIFO (priority 0, no keys) into level 0, in its order.
-local function useLevels()
-  if exists(LEVELS) then
-    return
-  end
-  local items = redis.call('LRANGE', QUEUE, 0, -1)
-  redis.call('DEL', QUEUE)
-  for _, item in ipairs(items) do
-    treeAdd(0, {}, item, redis.call('HINCRBY', COUNTERS, 'ready', 1))
-  end
+  levelOps = { keysOf = keysOf, add = treeAdd, pop = treePop, remove = treeRemove, useLevels = useLevels,
+    prioritize = prioritize }
+  return levelOps
 end
 
 -- Queues items that became ready, at the tail (or, one by one, at the head) of their priority.
@@ -186,8 +249,9 @@ local function enqueueAll(items, front)
       redis.call(front and 'LPUSH' or 'RPUSH', QUEUE, unpack(items))
       return
     end
-    useLevels()
+    levels().useLevels()
   end
+  local ops = levels()
   for i, item in ipairs(items) do
     local sequence
     if front then
@@ -195,7 +259,7 @@ local function enqueueAll(items, front)
     else
       sequence = redis.call('HINCRBY', COUNTERS, 'ready', 1)
     end
-    treeAdd(tonumber(prios[i] or 0), keysOf(fair[i]), item, sequence)
+    ops.add(tonumber(prios[i] or 0), ops.keysOf(fair[i]), item, sequence)
   end
 end
 
@@ -209,14 +273,18 @@ local function popReady(count)
     return redis.call('LPOP', QUEUE, count)
   end
   local items = {}
+  local pop = levels().pop
   while #items < count and exists(LEVELS) do
-    items[#items + 1] = treePop(tonumber(redis.call('ZREVRANGE', LEVELS, 0, 0)[1]))
+    items[#items + 1] = pop(tonumber(redis.call('ZREVRANGE', LEVELS, 0, 0)[1]))
   end
   return items
 end
 
 local function readyCount()
-  return redis.call('LLEN', QUEUE) + tonumber(redis.call('HGET', COUNT, 'all') or 0)
+  if exists(LEVELS) then
+    return tonumber(redis.call('HGET', COUNT, 'all') or 0)
+  end
+  return redis.call('LLEN', QUEUE)
 end
 
 -- Forgets the priority and keys of items that are no longer present.
@@ -227,43 +295,6 @@ local function forgetAttributes(items)
   end
 end
 
-local function isPresent(item)
-  return redis.call('HEXISTS', DIRTY, item) == 1 or redis.call('HEXISTS', INFLIGHT, item) == 1
-    or (exists(WAITING) and redis.call('ZSCORE', WAITING, item) ~= false)
-end
-
--- An add's priority: a new item takes it; a present one keeps the higher of its own and the
--- add's, and a ready one moves to its new priority keeping the moment it became ready.
-local function prioritize(item, priority, keys)
-  if not isPresent(item) then
-    if priority ~= 0 then
-      redis.call('HSET', PRIO, item, priority)
-      present[PRIO] = true
-    end
-    if keys ~= '' then
-      redis.call('HSET', FAIR, item, keys)
-      present[FAIR] = true
-    end
-    return
-  end
-  local current = tonumber(redis.call('HGET', PRIO, item) or 0)
-  if priority <= current then
-    return
-  end
-  local ready = redis.call('HEXISTS', DIRTY, item) == 1 and redis.call('HEXISTS', INFLIGHT, item) == 0
-  local sequence
-  if ready then
-    useLevels()
-    local fairKeys = keysOf(redis.call('HGET', FAIR, item))
-    sequence = treeRemove(current, fairKeys, item)
-    redis.call('HSET', PRIO, item, priority)
-    present[PRIO] = true
-    treeAdd(priority, fairKeys, item, sequence)
-  else
-    redis.call('HSET', PRIO, item, priority)
-    present[PRIO] = true
-  end
-end
 
 -- Ends every script that queues items: one wake-up hint per item queued in it and still in
 -- the FIFO (a getter that took it in the same script needs none), at most WAKE_HINTS in all.
