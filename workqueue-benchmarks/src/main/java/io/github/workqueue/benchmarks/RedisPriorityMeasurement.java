@@ -1,0 +1,188 @@
+package io.github.workqueue.benchmarks;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+
+import io.lettuce.core.RedisClient;
+import redis.embedded.RedisServer;
+
+import io.github.workqueue.core.AddOptions;
+import io.github.workqueue.core.FairnessKeyExtractor;
+import io.github.workqueue.redis.ItemCodec;
+import io.github.workqueue.redis.RedisQueue;
+import io.github.workqueue.redis.RedisQueueBuilder;
+import io.github.workqueue.redis.RedisQueueConnection;
+
+/**
+ * Issue 21 on Redis (the embedded {@code redis-server}, or the one at
+ * {@code WORKQUEUE_BENCH_REDIS_URL}), each figure beside the FIFO measured in the same
+ * run:
+ * <ul>
+ * <li>enqueue-and-process (as {@code RedisMeasurement}: four producers add 100k distinct
+ * items while one instance's four workers take and finish them), with plain adds (the
+ * FIFO), with adds at three priorities, and with three priorities and fairness over ten
+ * tenants; items per second and redis-server CPU per item ({@code INFO cpu});</li>
+ * <li>fairness: one tenant with 100k ready items and nine with 10 each, then one worker
+ * takes them: the position of the small tenants' last item among the gets (the issue asks
+ * for at most 100).</li>
+ * </ul>
+ * Every item is checked to be processed exactly once. Run: {@code java -cp
+ * workqueue-benchmarks/target/benchmarks.jar
+ * io.github.workqueue.benchmarks.RedisPriorityMeasurement}.
+ */
+public final class RedisPriorityMeasurement {
+
+	private static final int ITEMS = 100_000;
+
+	private static final int WORKERS = 4;
+
+	private static final FairnessKeyExtractor<String> TENANT = (item) -> List.of(item.substring(0, item.indexOf('/')));
+
+	private RedisPriorityMeasurement() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		String uri = System.getenv("WORKQUEUE_BENCH_REDIS_URL");
+		RedisServer server = null;
+		if (uri == null || uri.isBlank()) {
+			int port = freePort();
+			server = RedisServer.builder().port(port).setting("bind 127.0.0.1").setting("save \"\"").build();
+			server.start();
+			uri = "redis://127.0.0.1:" + port;
+		}
+		try {
+			System.out.printf("%-34s %12s %16s%n", "enqueue-and-process x 4", "items/s", "redis us/item");
+			report(uri, "fifo (plain adds)", false, (i) -> null);
+			report(uri, "3 priorities", false, (i) -> AddOptions.priority(i % 3 - 1));
+			report(uri, "3 priorities + fairness (10)", true, (i) -> AddOptions.priority(i % 3 - 1));
+			System.out.println("fairness, 100k ready items of one tenant and 10 of nine others: last small item at get "
+					+ fairness(uri));
+		}
+		finally {
+			if (server != null) {
+				server.stop();
+			}
+		}
+	}
+
+	private static void report(String uri, String label, boolean fair, IntFunction<AddOptions> options)
+			throws InterruptedException {
+		RedisClient client = RedisClient.create(uri);
+		var stats = client.connect().sync();
+		double cpuBefore = RedisMeasurement.cpuSeconds(stats.info("cpu"));
+		double itemsPerSecond = enqueueAndProcess(client, fair, options);
+		double cpuAfter = RedisMeasurement.cpuSeconds(stats.info("cpu"));
+		client.shutdown();
+		System.out.printf("%-34s %,12.0f %16.1f%n", label, itemsPerSecond, (cpuAfter - cpuBefore) * 1e6 / ITEMS);
+	}
+
+	private static RedisQueue<String> queue(RedisClient client, String name, boolean fair) {
+		RedisQueueBuilder builder = RedisQueue.builder(RedisQueueConnection.of(client), name);
+		return (fair ? builder.fairness(TENANT) : builder).build(ItemCodec.strings());
+	}
+
+	private static double enqueueAndProcess(RedisClient client, boolean fair, IntFunction<AddOptions> options)
+			throws InterruptedException {
+		RedisQueue<String> queue = queue(client, "priority-bench-" + System.nanoTime(), fair);
+		CountDownLatch finished = new CountDownLatch(ITEMS);
+		ConcurrentHashMap<String, Boolean> seen = new ConcurrentHashMap<>();
+		List<Thread> threads = new ArrayList<>();
+		for (int i = 0; i < WORKERS; i++) {
+			threads.add(start(() -> {
+				try {
+					Optional<String> item;
+					while ((item = queue.get()).isPresent()) {
+						if (seen.put(item.get(), Boolean.TRUE) != null) {
+							throw new IllegalStateException("processed twice: " + item.get());
+						}
+						queue.done(item.get());
+						finished.countDown();
+					}
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}));
+		}
+		long start = System.nanoTime();
+		for (int p = 0; p < 4; p++) {
+			int first = p;
+			start(() -> {
+				for (int i = first; i < ITEMS; i += 4) {
+					String item = "tenant" + (i % 10) + "/" + i;
+					AddOptions add = options.apply(i);
+					if (add == null) {
+						queue.add(item);
+					}
+					else {
+						queue.add(item, add);
+					}
+				}
+			});
+		}
+		if (!finished.await(10, TimeUnit.MINUTES) || seen.size() != ITEMS) {
+			throw new IllegalStateException("items were not all processed");
+		}
+		double seconds = (System.nanoTime() - start) / 1e9;
+		queue.shutDown();
+		for (Thread thread : threads) {
+			thread.join(5000);
+		}
+		return ITEMS / seconds;
+	}
+
+	private static int fairness(String uri) throws InterruptedException {
+		RedisClient client = RedisClient.create(uri);
+		RedisQueue<String> queue = queue(client, "fairness-bench-" + System.nanoTime(), true);
+		List<Thread> adders = new ArrayList<>();
+		for (int p = 0; p < 4; p++) {
+			int first = p;
+			adders.add(start(() -> {
+				for (int i = first; i < ITEMS; i += 4) {
+					queue.add("big/" + i);
+				}
+			}));
+		}
+		for (Thread adder : adders) {
+			adder.join();
+		}
+		for (int tenant = 0; tenant < 9; tenant++) {
+			for (int i = 0; i < 10; i++) {
+				queue.add("small" + tenant + "/" + i);
+			}
+		}
+		int worst = 0;
+		int small = 0;
+		for (int position = 1; small < 90; position++) {
+			String item = queue.get().orElseThrow();
+			if (item.startsWith("small")) {
+				small++;
+				worst = position;
+			}
+			queue.done(item);
+		}
+		queue.shutDown();
+		client.shutdown();
+		return worst;
+	}
+
+	private static Thread start(Runnable task) {
+		Thread thread = new Thread(task);
+		thread.start();
+		return thread;
+	}
+
+	private static int freePort() throws IOException {
+		try (ServerSocket socket = new ServerSocket(0)) {
+			return socket.getLocalPort();
+		}
+	}
+
+}
