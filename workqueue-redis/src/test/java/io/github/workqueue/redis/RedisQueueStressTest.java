@@ -10,7 +10,11 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.github.workqueue.core.AddOptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -20,9 +24,17 @@ import static org.awaitility.Awaitility.await;
  * key space, producers adding (some with delays) while one instance is shut down with a
  * drain in the middle of the run. Checked throughout: no key is processed by two workers
  * at once; at the end: every add was followed by a processing that saw it, no lease
- * expired or was refused, nothing was parked, and the shared queue is empty.
+ * expired or was refused, nothing was parked, and the shared queue is empty. Run twice:
+ * with plain adds (the FIFO), and with adds at three priorities on a queue with fairness
+ * over four tenants (the priority trees, and the moves between them and the FIFO), where
+ * the trees must be empty at the end too.
  */
+@ParameterizedClass(name = "{0}")
+@ValueSource(strings = { "fifo", "priorities" })
 class RedisQueueStressTest {
+
+	@Parameter
+	String mode;
 
 	private static final int KEYS = 64;
 
@@ -43,9 +55,12 @@ class RedisQueueStressTest {
 		List<RedisQueue<String>> instances = new ArrayList<>();
 		List<Thread> threads = new ArrayList<>();
 		for (int i = 0; i < 3; i++) {
-			RedisQueue<String> instance = RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), this.name)
-				.holder("instance-" + i)
-				.build(ItemCodec.strings());
+			RedisQueueBuilder builder = RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), this.name)
+				.holder("instance-" + i);
+			if (prioritized()) {
+				builder.fairness((String key) -> List.of("t" + (key.hashCode() & 3)));
+			}
+			RedisQueue<String> instance = builder.build(ItemCodec.strings());
 			instances.add(instance);
 			for (int w = 0; w < 4; w++) {
 				threads.add(start(() -> work(instance)));
@@ -71,6 +86,14 @@ class RedisQueueStressTest {
 		this.versions.forEach((key, version) -> assertThat(this.seen.get(key)).as("last add of " + key + " was seen")
 			.isEqualTo(version.get()));
 		assertThat(observer.stats()).isEqualTo(new RedisQueueStats(0, 0, 0, 0, 0, 0));
+		assertThat(observer.lenByPriority()).isEmpty();
+		assertThat(observer.lenByFairnessKey()).isEmpty();
+		try (var connection = TestRedis.client().connect()) {
+			assertThat(connection.sync().keys("*" + this.name + "*"))
+				.as("no key of priorities or fairness (named after the queue's list) is left: the items' "
+						+ "priorities and keys, the levels and the trees are gone")
+				.noneMatch((key) -> key.contains(":queue:"));
+		}
 		instances.forEach(RedisQueue::shutDown);
 		for (Thread thread : threads) {
 			thread.join(10_000);
@@ -83,11 +106,15 @@ class RedisQueueStressTest {
 		for (int i = 0; i < ADDS / 2; i++) {
 			String key = "k" + random.nextInt(KEYS);
 			this.versions.computeIfAbsent(key, (k) -> new AtomicInteger()).incrementAndGet();
-			if (random.nextInt(10) == 0) {
-				producer.addAfter(key, Duration.ofMillis(random.nextInt(1, 20)));
+			Duration delay = (random.nextInt(10) == 0) ? Duration.ofMillis(random.nextInt(1, 20)) : Duration.ZERO;
+			if (prioritized()) {
+				producer.add(key, AddOptions.priority(random.nextInt(-1, 2)).withDelay(delay));
+			}
+			else if (delay.isZero()) {
+				producer.add(key);
 			}
 			else {
-				producer.add(key);
+				producer.addAfter(key, delay);
 			}
 		}
 	}
@@ -113,6 +140,10 @@ class RedisQueueStressTest {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	private boolean prioritized() {
+		return this.mode.equals("priorities");
 	}
 
 	private static Thread start(Runnable task) {

@@ -104,7 +104,9 @@ local function levels()
   end
 
   local function countReady(priority, delta)
-    redis.call('HINCRBY', COUNT, 'all', delta)
+    if redis.call('HINCRBY', COUNT, 'all', delta) <= 0 then
+      redis.call('HDEL', COUNT, 'all')
+    end
     if redis.call('HINCRBY', COUNT, priority, delta) <= 0 then
       redis.call('HDEL', COUNT, priority)
       redis.call('ZREM', LEVELS, priority)
