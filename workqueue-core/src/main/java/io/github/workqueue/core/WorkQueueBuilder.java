@@ -108,7 +108,7 @@ public final class WorkQueueBuilder {
 
 	/**
 	 * Serves ready items of one priority round-robin over the fairness keys the extractor
-	 * gives (see {@link FairnessKeyExtractor}); rate-limiting queues only. The item type
+	 * gives (see {@link FairnessKeyExtractor}), on queues of every layer. The item type
 	 * is not checked: the extractor must accept the queue's items.
 	 * @param extractor the extractor
 	 * @return this builder
@@ -124,7 +124,8 @@ public final class WorkQueueBuilder {
 	 * @return a new queue
 	 */
 	public <T> WorkQueue<T> build() {
-		return new DefaultWorkQueue<>(this.name, this.clock, this.metricsProvider, this.unfinishedWorkUpdatePeriod);
+		return new DefaultWorkQueue<>(this.name, this.clock, this.metricsProvider, this.unfinishedWorkUpdatePeriod,
+				this.defaultPriority, fairness());
 	}
 
 	/**
@@ -133,7 +134,8 @@ public final class WorkQueueBuilder {
 	 * @return a new queue
 	 */
 	public <T> DelayingQueue<T> buildDelaying() {
-		return new DefaultDelayingQueue<>(this.name, this.clock, this.metricsProvider, this.unfinishedWorkUpdatePeriod);
+		return new DefaultDelayingQueue<>(this.name, this.clock, this.metricsProvider, this.unfinishedWorkUpdatePeriod,
+				this.defaultPriority, fairness());
 	}
 
 	/**
@@ -158,10 +160,13 @@ public final class WorkQueueBuilder {
 	 */
 	public <T> RateLimitingQueue<T> buildRateLimiting(RateLimiter<? super T> rateLimiter) {
 		Objects.requireNonNull(rateLimiter, "rateLimiter");
-		@SuppressWarnings("unchecked")
-		FairnessKeyExtractor<? super T> extractor = (FairnessKeyExtractor<? super T>) this.fairness;
 		return new DefaultRateLimitingQueue<>(this.name, this.clock, this.metricsProvider,
-				this.unfinishedWorkUpdatePeriod, rateLimiter, this.defaultPriority, extractor);
+				this.unfinishedWorkUpdatePeriod, rateLimiter, this.defaultPriority, fairness());
+	}
+
+	@SuppressWarnings("unchecked")
+	private <T> @Nullable FairnessKeyExtractor<? super T> fairness() {
+		return (FairnessKeyExtractor<? super T>) this.fairness;
 	}
 
 }
