@@ -9,10 +9,11 @@ import java.util.List;
  * next item by at most one item per active key.
  *
  * <p>
- * Called under the queue's lock (memory) or before the add's round trip (Redis), once
- * when an item enters the queue: it must be quick, must not call back into a queue, and
- * must give the same keys for equal items. Items may have different numbers of keys; an
- * empty list puts the item in a group of its own at the top level.
+ * Called on adds (every add but a duplicate of a queued item), under the queue's lock
+ * (memory) or before the add's round trip (Redis); the keys of the add that made the item
+ * present are the ones kept. It must be quick, must not call back into a queue, and must
+ * give the same keys for equal items. Items may have different numbers of keys; an empty
+ * list puts the item in a group of its own at the top level.
  *
  * @param <T> the item type
  */
