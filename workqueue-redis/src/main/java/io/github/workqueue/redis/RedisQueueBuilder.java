@@ -103,8 +103,9 @@ public final class RedisQueueBuilder {
 	}
 
 	/**
-	 * Sets the priority of adds that name none. Default 0; a queue whose adds are all at
-	 * 0 and which has no fairness keeps its FIFO in one Redis list and batches its adds.
+	 * Sets the priority of adds that name none. Default 0; while every ready item of a
+	 * queue has priority 0 and no fairness keys, the queue keeps its FIFO in one Redis
+	 * list.
 	 * @param priority the default priority
 	 * @return this builder
 	 */
@@ -117,7 +118,7 @@ public final class RedisQueueBuilder {
 	 * Serves ready items of one priority round-robin over the fairness keys the extractor
 	 * gives, queue-wide (per shard on a queue of several shards). The extractor runs on
 	 * the adding instance; every instance sharing the queue must give equal items the
-	 * same keys. Adds then carry their keys and are not batched.
+	 * same keys. Adds carry the keys in their batch.
 	 * @param extractor the extractor, for the queue's item type
 	 * @return this builder
 	 */
