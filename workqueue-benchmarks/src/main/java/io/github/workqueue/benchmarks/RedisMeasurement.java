@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -180,9 +181,22 @@ public final class RedisMeasurement {
 	 * the first add to the last done.
 	 */
 	private static double enqueueAndProcess(String uri) throws InterruptedException {
-		String name = "enqueue-and-process-" + System.nanoTime();
 		RedisClient client = RedisClient.create(uri);
-		RedisQueue<String> queue = RedisQueue.builder(RedisQueueConnection.of(client), name).build(ItemCodec.strings());
+		RedisQueue<String> queue = RedisQueue
+			.builder(RedisQueueConnection.of(client), "enqueue-and-process-" + System.nanoTime())
+			.build(ItemCodec.strings());
+		double itemsPerSecond = enqueueAndProcess(queue, (i) -> queue.add("item-" + i));
+		client.shutdown();
+		return itemsPerSecond;
+	}
+
+	/**
+	 * The enqueue-and-process workload on a queue: four producers each run {@code add}
+	 * for a quarter of the numbers below {@link #ITEMS} (one distinct item each) while
+	 * the queue's four workers take and finish them; shuts the queue down.
+	 * @return items per second from the first add to the last done
+	 */
+	static double enqueueAndProcess(RedisQueue<String> queue, IntConsumer add) throws InterruptedException {
 		CountDownLatch finished = new CountDownLatch(ITEMS);
 		Ledger ledger = new Ledger();
 		List<Thread> threads = new ArrayList<>();
@@ -206,7 +220,7 @@ public final class RedisMeasurement {
 			int first = p;
 			start(() -> {
 				for (int i = first; i < ITEMS; i += 4) {
-					queue.add("item-" + i);
+					add.accept(i);
 				}
 			});
 		}
@@ -219,7 +233,6 @@ public final class RedisMeasurement {
 		for (Thread thread : threads) {
 			thread.join(5000);
 		}
-		client.shutdown();
 		return ITEMS / seconds;
 	}
 
@@ -244,7 +257,7 @@ public final class RedisMeasurement {
 		return runs;
 	}
 
-	private static Thread start(Runnable task) {
+	static Thread start(Runnable task) {
 		Thread thread = new Thread(task);
 		thread.start();
 		return thread;
@@ -336,7 +349,7 @@ public final class RedisMeasurement {
 		return calls;
 	}
 
-	private static int freePort() throws IOException {
+	static int freePort() throws IOException {
 		try (ServerSocket socket = new ServerSocket(0)) {
 			return socket.getLocalPort();
 		}

@@ -1,13 +1,7 @@
 package io.github.workqueue.benchmarks;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
 import io.lettuce.core.RedisClient;
@@ -33,7 +27,8 @@ import io.github.workqueue.redis.RedisQueueConnection;
  * takes them: the position of the small tenants' last item among the gets (the issue asks
  * for at most 100).</li>
  * </ul>
- * Every item is checked to be processed exactly once. Run: {@code java -cp
+ * Every item is checked to be processed exactly once (by {@code RedisMeasurement}'s
+ * ledger). Run: {@code java -cp
  * workqueue-benchmarks/target/benchmarks.jar
  * io.github.workqueue.benchmarks.RedisPriorityMeasurement}.
  */
@@ -52,7 +47,7 @@ public final class RedisPriorityMeasurement {
 		String uri = System.getenv("WORKQUEUE_BENCH_REDIS_URL");
 		RedisServer server = null;
 		if (uri == null || uri.isBlank()) {
-			int port = freePort();
+			int port = RedisMeasurement.freePort();
 			server = RedisServer.builder().port(port).setting("bind 127.0.0.1").setting("save \"\"").build();
 			server.start();
 			uri = "redis://127.0.0.1:" + port;
@@ -91,51 +86,16 @@ public final class RedisPriorityMeasurement {
 	private static double enqueueAndProcess(RedisClient client, boolean fair, IntFunction<AddOptions> options)
 			throws InterruptedException {
 		RedisQueue<String> queue = queue(client, "priority-bench-" + System.nanoTime(), fair);
-		CountDownLatch finished = new CountDownLatch(ITEMS);
-		ConcurrentHashMap<String, Boolean> seen = new ConcurrentHashMap<>();
-		List<Thread> threads = new ArrayList<>();
-		for (int i = 0; i < WORKERS; i++) {
-			threads.add(start(() -> {
-				try {
-					Optional<String> item;
-					while ((item = queue.get()).isPresent()) {
-						if (seen.put(item.get(), Boolean.TRUE) != null) {
-							throw new IllegalStateException("processed twice: " + item.get());
-						}
-						queue.done(item.get());
-						finished.countDown();
-					}
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
-			}));
-		}
-		long start = System.nanoTime();
-		for (int p = 0; p < 4; p++) {
-			int first = p;
-			start(() -> {
-				for (int i = first; i < ITEMS; i += 4) {
-					String item = "tenant" + (i % 10) + "/" + i;
-					AddOptions add = options.apply(i);
-					if (add == null) {
-						queue.add(item);
-					}
-					else {
-						queue.add(item, add);
-					}
-				}
-			});
-		}
-		if (!finished.await(10, TimeUnit.MINUTES) || seen.size() != ITEMS) {
-			throw new IllegalStateException("items were not all processed");
-		}
-		double seconds = (System.nanoTime() - start) / 1e9;
-		queue.shutDown();
-		for (Thread thread : threads) {
-			thread.join(5000);
-		}
-		return ITEMS / seconds;
+		return RedisMeasurement.enqueueAndProcess(queue, (i) -> {
+			String item = "tenant" + (i % 10) + "/" + i;
+			AddOptions add = options.apply(i);
+			if (add == null) {
+				queue.add(item);
+			}
+			else {
+				queue.add(item, add);
+			}
+		});
 	}
 
 	private static int fairness(String uri) throws InterruptedException {
@@ -144,7 +104,7 @@ public final class RedisPriorityMeasurement {
 		List<Thread> adders = new ArrayList<>();
 		for (int p = 0; p < 4; p++) {
 			int first = p;
-			adders.add(start(() -> {
+			adders.add(RedisMeasurement.start(() -> {
 				for (int i = first; i < ITEMS; i += 4) {
 					queue.add("big/" + i);
 				}
@@ -171,18 +131,6 @@ public final class RedisPriorityMeasurement {
 		queue.shutDown();
 		client.shutdown();
 		return worst;
-	}
-
-	private static Thread start(Runnable task) {
-		Thread thread = new Thread(task);
-		thread.start();
-		return thread;
-	}
-
-	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return socket.getLocalPort();
-		}
 	}
 
 }

@@ -2,6 +2,8 @@ package io.github.workqueue.core;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Gives an item's fairness keys, most significant first (for example its tenant, then its
  * namespace). Among ready items of one priority, a queue with fairness serves the keys
@@ -26,5 +28,26 @@ public interface FairnessKeyExtractor<T> {
 	 * @return its keys, most significant first; not null, no null element
 	 */
 	List<String> keysOf(T item);
+
+	/**
+	 * Asks an extractor for an item's keys as the queues do: none without an extractor,
+	 * and the answer copied, an answer of null being an error that names the queue.
+	 * @param <T> the item type
+	 * @param extractor the queue's extractor, or null when it has no fairness
+	 * @param item the item
+	 * @param queueName the queue's name, for the error
+	 * @return the keys, immutable
+	 */
+	static <T> List<String> keysOf(@Nullable FairnessKeyExtractor<? super T> extractor, T item, String queueName) {
+		if (extractor == null) {
+			return List.of();
+		}
+		List<String> keys = extractor.keysOf(item);
+		if (keys == null) {
+			throw new IllegalStateException("fairness key extractor of workqueue '" + queueName + "' returned null for "
+					+ item + "; return an empty list for no key");
+		}
+		return List.copyOf(keys);
+	}
 
 }

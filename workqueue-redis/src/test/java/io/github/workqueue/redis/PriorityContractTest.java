@@ -12,7 +12,6 @@ import io.github.workqueue.core.FakeClock;
 import io.github.workqueue.core.PrioritizedItem;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.WorkQueue;
-import io.github.workqueue.core.WorkQueueBuilder;
 import io.github.workqueue.core.ratelimit.ExponentialFailureRateLimiter;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -48,22 +47,8 @@ class PriorityContractTest {
 	}
 
 	private RateLimitingQueue<String> queue(@Nullable FairnessKeyExtractor<String> fairness) {
-		RateLimitingQueue<String> queue;
-		ExponentialFailureRateLimiter<Object> limiter = new ExponentialFailureRateLimiter<>(Duration.ofMillis(1),
-				Duration.ofSeconds(1));
-		if (this.backend.equals("memory")) {
-			WorkQueueBuilder builder = WorkQueue.builder().clock(this.clock).rateLimiter(limiter);
-			queue = ((fairness != null) ? builder.fairness(fairness) : builder).buildRateLimiting();
-		}
-		else {
-			RedisQueueConnection connection = this.backend.startsWith("redis-cluster")
-					? RedisQueueConnection.of(TestRedisCluster.client()) : RedisQueueConnection.of(TestRedis.client());
-			RedisQueueBuilder builder = RedisQueue.builder(connection, TestRedis.uniqueName("priority"))
-				.shards(this.backend.endsWith("-sharded") ? 3 : 1)
-				.timeForTests(this.clock)
-				.rateLimiter(limiter);
-			queue = ((fairness != null) ? builder.fairness(fairness) : builder).build(ItemCodec.strings());
-		}
+		RateLimitingQueue<String> queue = ContractQueues.create(this.backend, this.clock,
+				new ExponentialFailureRateLimiter<>(Duration.ofMillis(1), Duration.ofSeconds(1)), fairness, "priority");
 		this.queues.add(queue);
 		return queue;
 	}
@@ -79,7 +64,7 @@ class PriorityContractTest {
 			taken.add(item.item());
 			queue.done(item.item());
 		}
-		if (this.backend.endsWith("-sharded")) {
+		if (ContractQueues.isSharded(this.backend)) {
 			assertThat(taken).containsExactlyInAnyOrder(expected);
 		}
 		else {

@@ -50,19 +50,7 @@ class QueueContractTest {
 	}
 
 	private RateLimitingQueue<String> queue(RateLimiter<?> limiter) {
-		RateLimitingQueue<String> queue;
-		if (this.backend.equals("memory")) {
-			queue = WorkQueue.builder().clock(this.clock).rateLimiter(limiter).buildRateLimiting();
-		}
-		else {
-			RedisQueueConnection connection = this.backend.startsWith("redis-cluster")
-					? RedisQueueConnection.of(TestRedisCluster.client()) : RedisQueueConnection.of(TestRedis.client());
-			queue = RedisQueue.builder(connection, TestRedis.uniqueName("contract"))
-				.shards(this.backend.endsWith("-sharded") ? 3 : 1)
-				.timeForTests(this.clock)
-				.rateLimiter(limiter)
-				.build(ItemCodec.strings());
-		}
+		RateLimitingQueue<String> queue = ContractQueues.create(this.backend, this.clock, limiter, null, "contract");
 		this.queues.add(queue);
 		return queue;
 	}
@@ -76,7 +64,7 @@ class QueueContractTest {
 		for (int i = 0; i < expected.length; i++) {
 			taken.add(take(queue));
 		}
-		if (this.backend.endsWith("-sharded")) {
+		if (ContractQueues.isSharded(this.backend)) {
 			assertThat(taken).containsExactlyInAnyOrder(expected);
 		}
 		else {

@@ -309,16 +309,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	 * @return its keys, empty when the queue has no fairness
 	 */
 	public List<String> fairnessKeysOf(T item) {
-		FairnessKeyExtractor<? super T> extractor = this.fairness;
-		if (extractor == null) {
-			return List.of();
-		}
-		List<String> keys = extractor.keysOf(item);
-		if (keys == null) {
-			throw new IllegalStateException("fairness key extractor of workqueue '" + this.name + "' returned null for "
-					+ item + "; return an empty list for no key");
-		}
-		return List.copyOf(keys);
+		return FairnessKeyExtractor.keysOf(this.fairness, item, this.name);
 	}
 
 	/**

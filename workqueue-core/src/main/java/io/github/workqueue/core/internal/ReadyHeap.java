@@ -24,10 +24,6 @@ final class ReadyHeap<T> {
 
 	private int size;
 
-	int size() {
-		return this.size;
-	}
-
 	void add(ReadySlot<T> slot) {
 		if (this.size == this.slots.length) {
 			this.slots = Arrays.copyOf(this.slots, this.size * 2);

@@ -100,7 +100,10 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private final @Nullable FairnessKeyExtractor<? super T> fairness;
 
-	/** Whether plain adds can go in batches: default priority 0 and no fairness. */
+	/**
+	 * Default priority 0 and no fairness: delayed and rate-limited adds that name no
+	 * priority run the scripts without priorities.
+	 */
 	private final boolean plainAdds;
 
 	private volatile boolean shuttingDown;
@@ -176,17 +179,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public void add(T item) {
-		if (!this.plainAdds) {
-			add(item, AddOptions.defaults());
-			return;
-		}
-		String encoded = encode(item);
-		if (droppedAfterShutdown(item)) {
-			return;
-		}
-		if (this.batcher.add(encoded) && this.metrics != null) {
-			this.metrics.added();
-		}
+		addWith(item, AddOptions.defaults());
 	}
 
 	/**
@@ -211,7 +204,12 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		long delayMicros = options.delay().isNegative() ? 0 : LimiterSpec.micros(options.delay());
 		int priority = options.priorityOr(this.defaultPriority);
 		if (delayMicros == 0 && !options.isRateLimited()) {
-			if (this.batcher.add(encoded, priority, fairnessJson(item)) && this.metrics != null) {
+			// An add at priority 0 without fairness keys is a plain add, whatever named
+			// it.
+			String keys = fairnessJson(item);
+			boolean made = (priority == 0 && keys.isEmpty()) ? this.batcher.add(encoded)
+					: this.batcher.add(encoded, priority, keys);
+			if (made && this.metrics != null) {
 				this.metrics.added();
 			}
 			return Duration.ZERO;
@@ -231,25 +229,12 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	}
 
 	private String fairnessJson(T item) {
-		List<String> keys = fairnessKeysOf(item);
-		if (this.fairness == null) {
-			return "";
-		}
-		return JSON.writeValueAsString(keys);
+		return (this.fairness != null) ? JSON.writeValueAsString(fairnessKeysOf(item)) : "";
 	}
 
 	@Override
 	public List<String> fairnessKeysOf(T item) {
-		FairnessKeyExtractor<? super T> extractor = this.fairness;
-		if (extractor == null) {
-			return List.of();
-		}
-		List<String> keys = extractor.keysOf(item);
-		if (keys == null) {
-			throw new IllegalStateException("fairness key extractor of workqueue '" + this.name + "' returned null for "
-					+ item + "; return an empty list for no key");
-		}
-		return List.copyOf(keys);
+		return FairnessKeyExtractor.keysOf(this.fairness, item, this.name);
 	}
 
 	@Override
