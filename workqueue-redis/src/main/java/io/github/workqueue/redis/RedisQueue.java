@@ -139,4 +139,17 @@ public interface RedisQueue<T> extends RateLimitingQueue<T>, FailedAttempts<T>, 
 	 */
 	List<InFlightItem> inFlight();
 
+	/**
+	 * Returns how this instance appears as the holder of its leases, as in
+	 * {@link InFlightItem#holder()}.
+	 * @return this instance's holder name
+	 */
+	String holder();
+
+	/**
+	 * Returns how many shards the queue is spread over.
+	 * @return from 1 to 1024
+	 */
+	int shards();
+
 }

@@ -206,6 +206,7 @@ class RedisQueueTest {
 		Thread.sleep(1000); // real time: three lease durations, renewed every 100ms
 		Lease lease = a.lease("x").orElseThrow();
 		assertThat(lease.lost()).isFalse();
+		assertThat(a.inFlight()).extracting(InFlightItem::holder).containsExactly(a.holder()).containsExactly("a");
 		assertThat(lease.expiresAt().toEpochMilli()).isGreaterThan(firstDeadline);
 		assertThat(a.stats().redeliveries()).isZero();
 		a.done("x");

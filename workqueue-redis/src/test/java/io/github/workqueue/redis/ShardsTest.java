@@ -54,6 +54,7 @@ class ShardsTest {
 		}
 		assertThat(masters).as("one master per shard").hasSize(3);
 		assertThat(queue.len()).isEqualTo(60);
+		assertThat(queue.shards()).isEqualTo(3);
 	}
 
 	@Test

@@ -493,6 +493,16 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	}
 
 	@Override
+	public String holder() {
+		return this.holder;
+	}
+
+	@Override
+	public int shards() {
+		return this.shards.count();
+	}
+
+	@Override
 	public Map<String, String> parked() {
 		return this.views.parked();
 	}
