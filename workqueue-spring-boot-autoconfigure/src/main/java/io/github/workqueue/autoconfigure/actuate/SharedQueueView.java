@@ -78,8 +78,8 @@ final class SharedQueueView {
 			RedisQueue<?> redis = (RedisQueue<?>) queue;
 			RedisQueueStats stats = redis.stats();
 			List<LeaseDescriptor> leases = redis.inFlight().stream().map(Redis::lease).toList();
-			return new SharedDescriptor(stats.queued(), stats.waiting(), stats.inFlight(), stats.redeliveries(),
-					stats.rejectedDones(), leases, redis.parked());
+			return new SharedDescriptor(redis.holder(), redis.shards(), stats.queued(), stats.waiting(),
+					stats.inFlight(), stats.redeliveries(), stats.rejectedDones(), leases, redis.parked());
 		}
 
 		private static LeaseDescriptor lease(InFlightItem item) {

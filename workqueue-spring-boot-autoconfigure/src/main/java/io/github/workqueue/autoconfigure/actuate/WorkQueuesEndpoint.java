@@ -7,6 +7,7 @@ import java.util.TreeMap;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -26,7 +27,8 @@ import io.github.workqueue.core.RateLimitingQueue;
  * "pause"}} or {@code "resume"}). A queue shared on Redis also shows its queue-wide
  * figures, every instance's leases and its parked items, and takes
  * {@code "requeue-parked"} and {@code "drop-parked"} with the parked {@code "item"} as
- * stored.
+ * stored. With the dashboard on, {@code ?since=<epoch millis>} adds each queue's recent
+ * rates and latencies taken after that time ({@link RecentRates}).
  */
 @Endpoint(id = "workqueues")
 public class WorkQueuesEndpoint {
@@ -37,24 +39,54 @@ public class WorkQueuesEndpoint {
 
 	private final @Nullable MeterRegistry meterRegistry;
 
+	private final @Nullable RecentRates recentRates;
+
 	public WorkQueuesEndpoint(WorkQueueRegistry queues, QueueWorkerRegistry workers,
 			@Nullable MeterRegistry meterRegistry) {
+		this(queues, workers, meterRegistry, null);
+	}
+
+	/**
+	 * Creates the endpoint.
+	 * @param queues the queues
+	 * @param workers the worker containers
+	 * @param meterRegistry where the queues' meters are, if metrics are on
+	 * @param recentRates the queues' recent rates, if they are sampled (the dashboard is
+	 * on)
+	 */
+	public WorkQueuesEndpoint(WorkQueueRegistry queues, QueueWorkerRegistry workers,
+			@Nullable MeterRegistry meterRegistry, @Nullable RecentRates recentRates) {
 		this.queues = queues;
 		this.workers = workers;
 		this.meterRegistry = meterRegistry;
+		this.recentRates = recentRates;
 	}
 
-	@ReadOperation
+	/**
+	 * Describes every queue, without recent rates.
+	 * @return the queues
+	 */
 	public QueuesDescriptor queues() {
+		return queues(null);
+	}
+
+	/**
+	 * Describes every queue.
+	 * @param since if given, each queue's recent rates sampled after this time (epoch
+	 * milliseconds) are included, when they are sampled
+	 * @return the queues
+	 */
+	@ReadOperation
+	public QueuesDescriptor queues(@Nullable Long since) {
 		Map<String, QueueDescriptor> all = new TreeMap<>();
-		this.queues.getQueues().forEach((name, queue) -> all.put(name, describe(name, queue)));
+		this.queues.getQueues().forEach((name, queue) -> all.put(name, describe(name, queue, since)));
 		return new QueuesDescriptor(all);
 	}
 
 	@ReadOperation
 	public @Nullable QueueDescriptor queue(@Selector String name) {
 		RateLimitingQueue<?> queue = this.queues.getQueue(name);
-		return (queue != null) ? describe(name, queue) : null;
+		return (queue != null) ? describe(name, queue, null) : null;
 	}
 
 	@WriteOperation
@@ -79,7 +111,7 @@ public class WorkQueuesEndpoint {
 					"Unknown action '" + action + "': use \"pause\", \"resume\", \"requeue-parked\" or \"drop-parked\"",
 					"Unknown action");
 		}
-		return describe(name, queue);
+		return describe(name, queue, null);
 	}
 
 	private QueueDescriptor changeParked(String name, RateLimitingQueue<?> queue, boolean requeue,
@@ -96,17 +128,29 @@ public class WorkQueuesEndpoint {
 			throw new InvalidEndpointRequestException("Item '" + item + "' is not parked in queue '" + name + "'",
 					"Item not parked");
 		}
-		return describe(name, queue);
+		return describe(name, queue, null);
 	}
 
-	private QueueDescriptor describe(String name, RateLimitingQueue<?> queue) {
+	private QueueDescriptor describe(String name, RateLimitingQueue<?> queue, @Nullable Long since) {
 		QueueWorkerContainer container = this.workers.getContainer(name);
 		WorkersDescriptor workers = (container != null) ? new WorkersDescriptor(container.method(), container.workers(),
 				container.liveWorkers(), container.replacedWorkers(), container.inFlight(), container.isPaused(),
 				container.longestRunning().toMillis() / 1000.0, container.outcomes()) : null;
-		return new QueueDescriptor(queue.len(), queue.lenByPriority(), queue.lenByFairnessKey(), queue.waitingLen(),
-				queue.isShuttingDown(), count("workqueue.adds", name), count("workqueue.retries", name),
-				queue.rateLimiter().toString(), workers, SharedQueueView.describe(queue));
+		SharedDescriptor shared = SharedQueueView.describe(queue);
+		List<RateSample> recent = (since != null && this.recentRates != null) ? this.recentRates.since(name, since)
+				: null;
+		return new QueueDescriptor((shared != null) ? "redis" : "memory", queue.len(), queue.lenByPriority(),
+				queue.lenByFairnessKey(), queue.waitingLen(), queue.isShuttingDown(), count("workqueue.adds", name),
+				completions(name), count("workqueue.retries", name), queue.rateLimiter().toString(), workers, shared,
+				recent);
+	}
+
+	private @Nullable Long completions(String name) {
+		if (this.meterRegistry == null) {
+			return null;
+		}
+		Timer timer = this.meterRegistry.find("workqueue.work.duration").tag("name", name).timer();
+		return (timer != null) ? timer.count() : null;
 	}
 
 	private @Nullable Long count(String meter, String name) {
@@ -129,6 +173,7 @@ public class WorkQueuesEndpoint {
 	/**
 	 * One queue.
 	 *
+	 * @param backend {@code "memory"} or {@code "redis"}
 	 * @param depth items queued
 	 * @param depthByPriority items queued per priority, highest first
 	 * @param depthByFairnessKey items queued per first fairness key, empty without
@@ -136,15 +181,19 @@ public class WorkQueuesEndpoint {
 	 * @param waiting items waiting for a delay
 	 * @param shuttingDown whether the queue is shutting down
 	 * @param adds adds since start, when metrics are on
+	 * @param completions items this instance has finished ({@code done}) since start,
+	 * when metrics are on
 	 * @param retries delayed and rate-limited adds since start, when metrics are on
 	 * @param rateLimiter the rate limiter
 	 * @param workers the workers, if the queue has a {@code @QueueWorker}
 	 * @param shared what Redis holds, if the queue is shared on Redis
+	 * @param recent this instance's recent rates and latencies, oldest first, when asked
+	 * for and sampled
 	 */
-	public record QueueDescriptor(int depth, Map<Integer, Integer> depthByPriority,
+	public record QueueDescriptor(String backend, int depth, Map<Integer, Integer> depthByPriority,
 			Map<String, Integer> depthByFairnessKey, int waiting, boolean shuttingDown, @Nullable Long adds,
-			@Nullable Long retries, String rateLimiter, @Nullable WorkersDescriptor workers,
-			@Nullable SharedDescriptor shared) {
+			@Nullable Long completions, @Nullable Long retries, String rateLimiter, @Nullable WorkersDescriptor workers,
+			@Nullable SharedDescriptor shared, @Nullable List<RateSample> recent) {
 
 	}
 
@@ -152,6 +201,8 @@ public class WorkQueuesEndpoint {
 	 * A queue shared on Redis, as Redis sees it: queue-wide figures, every instance's
 	 * leases and the parked items.
 	 *
+	 * @param instance how this instance appears as a lease holder
+	 * @param shards how many shards the queue is spread over
 	 * @param queued items ready and not taken
 	 * @param waiting items waiting for their ready time
 	 * @param inFlight items under a lease, on any instance
@@ -160,8 +211,28 @@ public class WorkQueuesEndpoint {
 	 * @param leases the items under a lease, with their holders
 	 * @param parked parked items (as stored) with the reason
 	 */
-	public record SharedDescriptor(long queued, long waiting, long inFlight, long redeliveries, long rejectedDones,
-			List<LeaseDescriptor> leases, Map<String, String> parked) {
+	public record SharedDescriptor(String instance, int shards, long queued, long waiting, long inFlight,
+			long redeliveries, long rejectedDones, List<LeaseDescriptor> leases, Map<String, String> parked) {
+
+	}
+
+	/**
+	 * This instance's rates and latencies over one sample interval, from its meters.
+	 *
+	 * @param time when the interval ended, in milliseconds since the epoch
+	 * @param addsPerSecond adds per second
+	 * @param completionsPerSecond items finished ({@code done}) per second
+	 * @param retriesPerSecond delayed and rate-limited adds per second
+	 * @param queueLatencyP50 median seconds items waited before a {@code get}, or
+	 * {@code null} if none was taken
+	 * @param queueLatencyP99 99th percentile of the same
+	 * @param workDurationP50 median seconds from {@code get} to {@code done}, or
+	 * {@code null} if none finished
+	 * @param workDurationP99 99th percentile of the same
+	 */
+	public record RateSample(long time, double addsPerSecond, double completionsPerSecond, double retriesPerSecond,
+			@Nullable Double queueLatencyP50, @Nullable Double queueLatencyP99, @Nullable Double workDurationP50,
+			@Nullable Double workDurationP99) {
 
 	}
 

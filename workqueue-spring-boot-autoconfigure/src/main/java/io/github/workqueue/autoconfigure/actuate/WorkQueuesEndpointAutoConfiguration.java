@@ -29,8 +29,8 @@ public final class WorkQueuesEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	WorkQueuesEndpoint workQueuesEndpoint(WorkQueueRegistry queues, QueueWorkerRegistry workers,
-			ObjectProvider<MeterRegistry> meterRegistry) {
-		return new WorkQueuesEndpoint(queues, workers, meterRegistry.getIfUnique());
+			ObjectProvider<MeterRegistry> meterRegistry, ObjectProvider<RecentRates> recentRates) {
+		return new WorkQueuesEndpoint(queues, workers, meterRegistry.getIfUnique(), recentRates.getIfAvailable());
 	}
 
 	@Bean

@@ -220,9 +220,13 @@ class RedisBackendTests {
 						context.getBean(QueueWorkerRegistry.class), null);
 				SharedDescriptor shared = endpoint.queue(this.queue).shared();
 				assertThat(shared.inFlight()).isEqualTo(1);
+				assertThat(endpoint.queue(this.queue).backend()).isEqualTo("redis");
+				assertThat(shared.shards()).isEqualTo(1);
+				assertThat(shared.instance()).isEqualTo(((RedisQueue<?>) orders).holder());
 				assertThat(shared.leases()).singleElement().satisfies((lease) -> {
 					assertThat(lease.item()).isEqualTo("{\"region\":\"eu\",\"id\":1}");
 					assertThat(lease.expiresInSeconds()).isPositive();
+					assertThat(lease.holder()).isEqualTo(shared.instance());
 				});
 				assertThat(shared.parked()).containsOnlyKeys("not json");
 				assertThat(endpoint.changeWorkers(this.queue, "drop-parked", "not json").shared().parked()).isEmpty();

@@ -1,0 +1,100 @@
+package io.github.workqueue.autoconfigure.actuate;
+
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.distribution.CountAtBucket;
+import io.micrometer.core.instrument.distribution.HistogramSnapshot;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Quantiles of the observations a histogram took between two readings of its buckets,
+ * estimated as Prometheus's {@code histogram_quantile} does: find the bucket that holds
+ * the rank and interpolate linearly within it; a rank above the highest bound gives that
+ * bound. With client-go's buckets (powers of ten) the estimate is within a factor of ten,
+ * as a Grafana panel over the same buckets shows it.
+ */
+final class BucketQuantiles {
+
+	private BucketQuantiles() {
+	}
+
+	/**
+	 * Reads a timer's buckets.
+	 * @param timer the timer, or {@code null} if it is not registered (yet)
+	 * @return the buckets, or {@code null} if there are none
+	 */
+	static @Nullable Buckets buckets(@Nullable Timer timer) {
+		if (timer == null) {
+			return null;
+		}
+		HistogramSnapshot snapshot = timer.takeSnapshot();
+		CountAtBucket[] counts = snapshot.histogramCounts();
+		if (counts.length == 0) {
+			return null;
+		}
+		double[] bounds = new double[counts.length];
+		double[] cumulative = new double[counts.length];
+		for (int i = 0; i < counts.length; i++) {
+			bounds[i] = counts[i].bucket(TimeUnit.SECONDS);
+			cumulative[i] = counts[i].count();
+		}
+		long total = snapshot.count();
+		if (snapshot.max(TimeUnit.SECONDS) <= bounds[bounds.length - 1]) {
+			// Nothing recent was above the highest bound: a count ahead of the buckets is
+			// an
+			// observation being recorded right now, not one above them.
+			total = (long) cumulative[cumulative.length - 1];
+		}
+		return new Buckets(bounds, cumulative, total);
+	}
+
+	/**
+	 * Estimates a quantile of what was observed between two readings.
+	 * @param now the later reading
+	 * @param before the earlier reading
+	 * @param quantile from 0 to 1
+	 * @return the quantile in seconds, or {@code null} if nothing was observed in between
+	 * or the histogram started over (its counts fell)
+	 */
+	static @Nullable Double of(@Nullable Buckets now, @Nullable Buckets before, double quantile) {
+		if (now == null) {
+			return null;
+		}
+		int size = now.cumulative.length;
+		double[] cumulative = new double[size];
+		double total = now.total - ((before != null) ? before.total : 0);
+		for (int i = 0; i < size; i++) {
+			cumulative[i] = now.cumulative[i]
+					- ((before != null && before.cumulative.length == size) ? before.cumulative[i] : 0);
+			if (cumulative[i] < 0) {
+				return null;
+			}
+		}
+		if (total <= 0 || total < cumulative[size - 1]) {
+			return null;
+		}
+		double rank = quantile * total;
+		for (int i = 0; i < size; i++) {
+			if (cumulative[i] >= rank) {
+				double lower = (i == 0) ? 0 : now.bounds[i - 1];
+				double below = (i == 0) ? 0 : cumulative[i - 1];
+				double inBucket = cumulative[i] - below;
+				return (inBucket <= 0) ? now.bounds[i] : lower + (now.bounds[i] - lower) * (rank - below) / inBucket;
+			}
+		}
+		return now.bounds[size - 1];
+	}
+
+	/**
+	 * One reading of a histogram.
+	 *
+	 * @param bounds the buckets' upper bounds in seconds, increasing
+	 * @param cumulative observations at or under each bound
+	 * @param total all observations, including those above the highest bound
+	 */
+	record Buckets(double[] bounds, double[] cumulative, long total) {
+
+	}
+
+}

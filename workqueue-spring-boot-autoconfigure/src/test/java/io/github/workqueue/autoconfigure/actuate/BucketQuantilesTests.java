@@ -1,0 +1,63 @@
+package io.github.workqueue.autoconfigure.actuate;
+
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import io.github.workqueue.autoconfigure.actuate.BucketQuantiles.Buckets;
+import io.github.workqueue.autoconfigure.metrics.MicrometerMetricsProvider;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * Quantiles estimated from bucket counts the way Prometheus's histogram_quantile does.
+ */
+class BucketQuantilesTests {
+
+	private static final double[] BOUNDS = { 0.001, 0.01, 0.1, 1 };
+
+	@Test
+	void aQuantileShouldBeInterpolatedWithinItsBucket() {
+		// 10 observations: 2 under 1ms, 8 in (1ms, 10ms].
+		Buckets now = new Buckets(BOUNDS, new double[] { 2, 10, 10, 10 }, 10);
+		assertThat(BucketQuantiles.of(now, null, 0.1)).isCloseTo(0.0005, within(1e-12));
+		assertThat(BucketQuantiles.of(now, null, 0.6)).isCloseTo(0.001 + 0.009 * 4 / 8, within(1e-12));
+	}
+
+	@Test
+	void onlyTheObservationsSinceTheEarlierReadingShouldCount() {
+		Buckets before = new Buckets(BOUNDS, new double[] { 0, 0, 0, 100 }, 100);
+		Buckets now = new Buckets(BOUNDS, new double[] { 4, 4, 4, 104 }, 104);
+		assertThat(BucketQuantiles.of(now, before, 0.99)).isLessThanOrEqualTo(0.001);
+	}
+
+	@Test
+	void aRankAboveTheHighestBoundShouldGiveThatBound() {
+		Buckets now = new Buckets(BOUNDS, new double[] { 0, 0, 0, 1 }, 3);
+		assertThat(BucketQuantiles.of(now, null, 0.99)).isEqualTo(1.0);
+	}
+
+	@Test
+	void anObservationAboveTheHighestBoundShouldCountOnlyWhenOneWasRecorded() {
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		new MicrometerMetricsProvider(registry).newWorkDurationMetric("q").observe(0.5);
+		Timer timer = registry.find("workqueue.work.duration").timer();
+		Buckets within = BucketQuantiles.buckets(timer);
+		assertThat(within.total()).isEqualTo(1);
+		new MicrometerMetricsProvider(registry).newWorkDurationMetric("q").observe(20);
+		Buckets above = BucketQuantiles.buckets(timer);
+		assertThat(above.total()).isEqualTo(2);
+		assertThat(BucketQuantiles.of(above, within, 0.5)).isEqualTo(10.0);
+	}
+
+	@Test
+	void noObservationsOrAHistogramThatStartedOverShouldGiveNothing() {
+		Buckets before = new Buckets(BOUNDS, new double[] { 1, 2, 3, 4 }, 4);
+		assertThat(BucketQuantiles.of(before, before, 0.5)).isNull();
+		Buckets fewer = new Buckets(BOUNDS, new double[] { 0, 0, 1, 1 }, 5);
+		assertThat(BucketQuantiles.of(fewer, before, 0.5)).isNull();
+		assertThat(BucketQuantiles.of(null, before, 0.5)).isNull();
+	}
+
+}

@@ -1,0 +1,114 @@
+package io.github.workqueue.autoconfigure.actuate;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.RateSample;
+import io.github.workqueue.autoconfigure.metrics.MicrometerMetricsProvider;
+import io.github.workqueue.core.FakeClock;
+import io.github.workqueue.core.WorkQueue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * The dashboard's history, sampled from the meters a real queue records on a fake clock:
+ * rates are the change over the interval, quantiles come from the interval's observations
+ * only, old samples fall off.
+ */
+class RecentRatesTests {
+
+	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+	private final FakeClock clock = new FakeClock();
+
+	private final WorkQueue<String> queue = WorkQueue.builder()
+		.name("orders")
+		.clock(this.clock)
+		.metricsProvider(new MicrometerMetricsProvider(this.registry))
+		.build();
+
+	private final RecentRates rates = new RecentRates(this.registry, () -> List.of("orders", "absent"),
+			Duration.ofSeconds(2), Duration.ofSeconds(6));
+
+	@Test
+	void theFirstSampleShouldOnlyReadTheMeters() {
+		this.queue.add("a");
+		this.rates.sample(1_000);
+		assertThat(this.rates.since("orders", 0)).isEmpty();
+	}
+
+	@Test
+	void ratesShouldBeTheChangeOverTheInterval() throws InterruptedException {
+		this.rates.sample(1_000);
+		for (int i = 0; i < 10; i++) {
+			this.queue.add("item-" + i);
+		}
+		process(4, Duration.ofMillis(30));
+		this.rates.sample(3_000);
+		RateSample sample = this.rates.since("orders", 0).get(0);
+		assertThat(sample.time()).isEqualTo(3_000);
+		assertThat(sample.addsPerSecond()).isEqualTo(5.0);
+		assertThat(sample.completionsPerSecond()).isEqualTo(2.0);
+		assertThat(sample.retriesPerSecond()).isZero();
+		// 30ms of work falls in client-go's (10ms, 100ms] bucket: interpolated within it.
+		assertThat(sample.workDurationP50()).isBetween(0.01, 0.1);
+		assertThat(sample.workDurationP99()).isBetween(sample.workDurationP50(), 0.1);
+	}
+
+	@Test
+	void quantilesShouldOnlyCoverTheIntervalsOwnObservations() throws InterruptedException {
+		this.queue.add("slow");
+		process(1, Duration.ofSeconds(5));
+		this.rates.sample(1_000);
+		this.queue.add("fast");
+		process(1, Duration.ofNanos(500));
+		this.rates.sample(3_000);
+		RateSample sample = this.rates.since("orders", 0).get(0);
+		assertThat(sample.workDurationP99()).as("the 5s item was before this interval").isLessThan(1e-6);
+		this.rates.sample(5_000);
+		assertThat(this.rates.since("orders", 3_000)).singleElement()
+			.satisfies((idle) -> assertThat(idle.workDurationP50()).as("nothing finished").isNull());
+	}
+
+	@Test
+	void samplesShouldSpanAtMostTheHistoryAndSkipAClockThatWentBack() {
+		for (long time = 0; time <= 10_000; time += 2_000) {
+			this.rates.sample(time);
+		}
+		this.rates.sample(9_000);
+		assertThat(this.rates.since("orders", 0)).extracting(RateSample::time).containsExactly(6_000L, 8_000L, 10_000L);
+		assertThat(this.rates.since("orders", 8_000)).extracting(RateSample::time).containsExactly(10_000L);
+		assertThat(this.rates.since("absent", 0)).extracting(RateSample::addsPerSecond)
+			.allSatisfy((rate) -> assertThat(rate).isZero());
+	}
+
+	@Test
+	void ratesShouldBePerSecondOfTheActualInterval() {
+		this.rates.sample(1_000);
+		this.queue.add("x");
+		this.rates.sample(2_000);
+		assertThat(this.rates.since("orders", 0)).singleElement()
+			.satisfies((sample) -> assertThat(sample.addsPerSecond()).isCloseTo(1.0, within(1e-9)));
+	}
+
+	@Test
+	void anIntervalLongerThanTheHistoryShouldBeRefused() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new RecentRates(this.registry, List::of, Duration.ofMinutes(2), Duration.ofMinutes(1)))
+			.withMessageContaining("sample interval");
+	}
+
+	private void process(int items, Duration each) throws InterruptedException {
+		for (int i = 0; i < items; i++) {
+			String item = this.queue.get().orElseThrow();
+			this.clock.step(each);
+			this.queue.done(item);
+		}
+	}
+
+}
