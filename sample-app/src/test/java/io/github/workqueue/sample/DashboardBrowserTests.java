@@ -1,0 +1,246 @@
+package io.github.workqueue.sample;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import io.github.workqueue.core.FakeClock;
+import io.github.workqueue.redis.ItemCodec;
+import io.github.workqueue.redis.RedisQueue;
+import io.github.workqueue.redis.RedisQueueConnection;
+import io.github.workqueue.redis.TestRedis;
+import io.github.workqueue.spring.QueueWorkerContainer;
+import io.github.workqueue.spring.QueueWorkerRegistry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The dashboard in a real browser (headless Chromium), on the sample as users run it: the
+ * page loads without a console error and shows the sample's queues, its charts move while
+ * items flow, pause and resume work, a parked item on Redis is requeued and dropped, and
+ * a write is refused where the endpoint's writes are not allowed. Skipped, saying so,
+ * where the machine has no Chromium.
+ */
+class DashboardBrowserTests {
+
+	private static final String PAGE = "/actuator/workqueues-dashboard/";
+
+	private static Browser browser;
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	private final List<ConfigurableApplicationContext> applications = new ArrayList<>();
+
+	@BeforeAll
+	static void openBrowser() {
+		Optional<String> missing = Browser.missing();
+		if (missing.isPresent()) {
+			String reason = "Skipping the dashboard's browser tests: " + missing.get();
+			System.out.println("[WARNING] " + reason);
+			Assumptions.abort(reason);
+		}
+		browser = Browser.open();
+	}
+
+	@AfterAll
+	static void closeBrowser() {
+		if (browser != null) {
+			browser.close();
+		}
+	}
+
+	@BeforeEach
+	void blankPage() {
+		// Leave the last test's page, and its console, behind.
+		browser.open("about:blank");
+		browser.consoleErrors();
+	}
+
+	@AfterEach
+	void stopApplications() {
+		browser.open("about:blank");
+		this.applications.forEach(ConfigurableApplicationContext::close);
+	}
+
+	@Test
+	void thePageShouldShowTheSampleQueuesWithChartsThatMoveWhileItemsFlow() throws Exception {
+		ConfigurableApplicationContext sample = start();
+		browser.open(url(sample, PAGE));
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(15))
+			.until(() -> browser.findAll("section.queue").size() == 2 && !browser.text("#updated").contains("loading"));
+		assertThat(browser.findAll("section.queue")).extracting((section) -> section.getAttribute("data-queue"))
+			.containsExactly("audit", "deployments");
+		assertThat(browser.text("[data-queue=deployments] [data-field=backend]")).isEqualTo("memory");
+		assertThat(browser.text("[data-queue=deployments] [data-field=workers]")).isEqualTo("4 of 4");
+		String adds = "[data-queue=deployments] [data-chart=rates] path[data-series=addsPerSecond]";
+		String before = browser.attribute(adds, "d");
+		for (int i = 0; i < 30; i++) {
+			put(sample, "/api/deployments/app-" + i, "{\"replicas\":" + (i + 1) + "}");
+		}
+		await().ignoreExceptions().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+			assertThat(browser.attribute(adds, "d")).isNotEqualTo(before).isNotEmpty();
+			assertThat(browser.text("[data-queue=deployments] [data-series=addsPerSecond] b")).isNotEqualTo("–");
+			assertThat(browser.text("[data-queue=deployments] [data-field=adds]")).isNotEqualTo("0");
+		});
+		assertThat(browser.consoleErrors()).as("console errors").isEmpty();
+	}
+
+	@Test
+	void pauseAndResumeShouldControlTheWorkers() throws Exception {
+		ConfigurableApplicationContext sample = start();
+		QueueWorkerContainer deployments = sample.getBean(QueueWorkerRegistry.class).getContainer("deployments");
+		browser.open(url(sample, PAGE));
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(15))
+			.until(() -> browser.find("[data-queue=deployments] [data-action=pause]").isDisplayed());
+		browser.find("[data-queue=deployments] [data-action=pause]").click();
+		await().ignoreExceptions().atMost(Duration.ofSeconds(10)).until(deployments::isPaused);
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(10))
+			.until(() -> browser.text("[data-queue=deployments] [data-field=state]").equals("paused"));
+		browser.find("[data-queue=deployments] [data-action=resume]").click();
+		await().ignoreExceptions().atMost(Duration.ofSeconds(10)).until(() -> !deployments.isPaused());
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(10))
+			.until(() -> browser.text("[data-queue=deployments] [data-field=state]").equals("running"));
+		assertThat(browser.text("#message")).contains("Resumed the workers of deployments");
+		assertThat(browser.consoleErrors()).as("console errors").isEmpty();
+	}
+
+	@Test
+	void aParkedItemShouldBeRequeuedAndDroppedFromThePage() throws Exception {
+		String prefix = "dashboard-" + UUID.randomUUID().toString().substring(0, 8);
+		ConfigurableApplicationContext sample = start("--spring.profiles.active=redis",
+				"--spring.data.redis.url=" + TestRedis.uri(), "--workqueue.defaults.key-prefix=" + prefix,
+				"--sample.downstream.latency=400ms");
+		QueueWorkerContainer deployments = sample.getBean(QueueWorkerRegistry.class).getContainer("deployments");
+		browser.open(url(sample, PAGE));
+		String pause = "[data-queue=deployments] [data-action=pause]";
+		await().ignoreExceptions().atMost(Duration.ofSeconds(15)).until(() -> browser.find(pause).isDisplayed());
+		assertThat(browser.text("[data-queue=deployments] [data-field=backend]")).isEqualTo("redis");
+		String holder = ((RedisQueue<?>) sample.getBean("deployments")).holder();
+		assertThat(browser.text("[data-queue=deployments] [data-field=here-title]")).containsIgnoringCase(holder);
+
+		// Paused, the sample takes nothing: park two items, and a requeued one stays
+		// queued.
+		browser.find(pause).click();
+		await().atMost(Duration.ofSeconds(10)).until(() -> deployments.isPaused() && deployments.inFlight() == 0);
+		park(prefix, "acme.stuck");
+		park(prefix, "acme.poison");
+		String stuck = "[data-queue=deployments] [data-field=parked-list] tr[data-item='acme.stuck']";
+		String poison = "[data-queue=deployments] [data-field=parked-list] tr[data-item='acme.poison']";
+		await().ignoreExceptions().atMost(Duration.ofSeconds(10)).until(() -> !browser.findAll(poison).isEmpty());
+		browser.find(stuck + " [data-action=requeue-parked]").click();
+		await().ignoreExceptions().atMost(Duration.ofSeconds(10)).until(() -> browser.findAll(stuck).isEmpty());
+		assertThat(browser.text("#message")).contains("Requeued acme.stuck in deployments");
+		assertThat(browser.text("[data-queue=deployments] [data-field=depth]")).isEqualTo("1");
+
+		browser.find("[data-queue=deployments] [data-action=resume]").click();
+		for (int i = 0; i < 40; i++) {
+			put(sample, "/api/deployments/" + ((i % 2 == 0) ? "acme" : "globex") + ".web-" + i, "{\"replicas\":2}");
+		}
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(15))
+			.until(() -> !browser.findAll("[data-queue=deployments] [data-field=lease-list] tr[data-item]").isEmpty()
+					&& Integer.parseInt(
+							browser.attribute("[data-queue=deployments] [data-chart=latency]", "data-samples")) >= 8);
+		browser.screenshot(Path.of("target", "dashboard.png"));
+
+		browser.find(poison + " [data-action=drop-parked]").click();
+		browser.acceptConfirmation();
+		await().ignoreExceptions().atMost(Duration.ofSeconds(10)).until(() -> browser.findAll(poison).isEmpty());
+		assertThat(((RedisQueue<?>) sample.getBean("deployments")).parked()).isEmpty();
+		assertThat(browser.consoleErrors()).as("console errors").isEmpty();
+	}
+
+	/**
+	 * Parks an item as Redis does after its lease expired too often: another instance (on
+	 * a clock of its own) takes it and lets its lease run out.
+	 */
+	private void park(String prefix, String item) throws InterruptedException {
+		FakeClock clock = new FakeClock();
+		RedisQueue<String> other = RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), "deployments")
+			.prefix(prefix)
+			.fairness(new TenantFairness())
+			.leaseDuration(Duration.ofSeconds(1))
+			.maxRedeliveries(0)
+			.timeForTests(clock)
+			.build(ItemCodec.strings());
+		try {
+			other.add(item);
+			assertThat(other.get(Duration.ofSeconds(5))).contains(item);
+			clock.step(Duration.ofSeconds(2));
+			assertThat(other.get(Duration.ZERO)).isEmpty();
+			assertThat(other.parked()).containsKey(item);
+		}
+		finally {
+			other.shutDown();
+		}
+	}
+
+	@Test
+	void aWriteShouldBeRefusedWhereTheEndpointsWritesAreNotAllowed() throws Exception {
+		ConfigurableApplicationContext sample = start("--management.endpoint.workqueues.access=read-only");
+		browser.open(url(sample, PAGE));
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(15))
+			.until(() -> browser.find("[data-queue=deployments] [data-action=pause]").isDisplayed());
+		browser.find("[data-queue=deployments] [data-action=pause]").click();
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(10))
+			.until(() -> browser.text("#message").contains("Refused (HTTP 405)"));
+		assertThat(sample.getBean(QueueWorkerRegistry.class).getContainer("deployments").isPaused()).isFalse();
+		assertThat(browser.text("[data-queue=deployments] [data-field=state]")).isEqualTo("running");
+	}
+
+	private ConfigurableApplicationContext start(String... arguments) {
+		// Each argument replaces the default of the same name.
+		Map<String, String> all = new LinkedHashMap<>();
+		Stream.concat(
+				Stream.of("--server.port=0", "--sample.downstream.failure-rate=0", "--sample.downstream.latency=100ms",
+						"--workqueue.dashboard.sample-interval=500ms", "--workqueue.shutdown.timeout=200ms"),
+				Stream.of(arguments))
+			.forEach((argument) -> all.put(argument.substring(0, argument.indexOf('=')), argument));
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(SampleApplication.class)
+			.run(all.values().toArray(String[]::new));
+		this.applications.add(context);
+		return context;
+	}
+
+	private static String url(ConfigurableApplicationContext context, String path) {
+		int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+		return "http://localhost:" + port + path;
+	}
+
+	private void put(ConfigurableApplicationContext context, String path, String json) throws Exception {
+		HttpResponse<String> response = this.http.send(HttpRequest.newBuilder(URI.create(url(context, path)))
+			.header("Content-Type", "application/json")
+			.PUT(HttpRequest.BodyPublishers.ofString(json))
+			.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).isEqualTo(200);
+	}
+
+}

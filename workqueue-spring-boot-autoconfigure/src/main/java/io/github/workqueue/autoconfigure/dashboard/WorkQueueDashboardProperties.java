@@ -1,0 +1,69 @@
+package io.github.workqueue.autoconfigure.dashboard;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration of the dashboard, under {@code workqueue.dashboard}.
+ */
+@ConfigurationProperties("workqueue.dashboard")
+public class WorkQueueDashboardProperties {
+
+	/**
+	 * Whether to serve the dashboard. It shows and changes the queues through the
+	 * workqueues Actuator endpoint, which must be exposed over HTTP.
+	 */
+	private boolean enabled;
+
+	/**
+	 * Path of the dashboard. Defaults to "workqueues-dashboard" under the Actuator base
+	 * path (/actuator/workqueues-dashboard).
+	 */
+	private @Nullable String path;
+
+	/**
+	 * How often the rates and latencies are sampled and the page refreshes.
+	 */
+	private Duration sampleInterval = Duration.ofSeconds(2);
+
+	/**
+	 * How far back the charts reach: the samples kept per queue.
+	 */
+	private Duration history = Duration.ofMinutes(10);
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public @Nullable String getPath() {
+		return this.path;
+	}
+
+	public void setPath(@Nullable String path) {
+		this.path = path;
+	}
+
+	public Duration getSampleInterval() {
+		return this.sampleInterval;
+	}
+
+	public void setSampleInterval(Duration sampleInterval) {
+		this.sampleInterval = sampleInterval;
+	}
+
+	public Duration getHistory() {
+		return this.history;
+	}
+
+	public void setHistory(Duration history) {
+		this.history = history;
+	}
+
+}

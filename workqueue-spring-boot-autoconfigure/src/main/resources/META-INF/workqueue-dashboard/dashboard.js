@@ -1,0 +1,431 @@
+// The workqueue dashboard. It reads GET <endpoint>?since=<millis> and writes
+// POST <endpoint>/<queue> {"action": ...}: the workqueues Actuator endpoint, with its
+// exposure, access rules and security. Data is only ever put in the page as text.
+'use strict';
+
+(() => {
+	const body = document.body;
+	const endpoint = body.dataset.endpoint;
+	const refreshMillis = Number(body.dataset.refreshMillis) || 2000;
+	const historyMillis = Number(body.dataset.historyMillis) || 600000;
+	const main = document.getElementById('queues');
+	const message = document.getElementById('message');
+	const updated = document.getElementById('updated');
+	const live = document.getElementById('live');
+
+	const cards = new Map();
+	const history = new Map();
+	let since = 0;
+	let timer = null;
+	let readFailed = false;
+
+	const RATES = [
+		{ key: 'addsPerSecond', label: 'adds/s', color: '#2563eb' },
+		{ key: 'completionsPerSecond', label: 'completions/s', color: '#059669' },
+		{ key: 'retriesPerSecond', label: 'retries/s', color: '#d97706' },
+	];
+	const LATENCIES = [
+		{ key: 'queueLatencyP50', label: 'queue latency p50', color: '#7c3aed' },
+		{ key: 'queueLatencyP99', label: 'queue latency p99', color: '#c026d3' },
+		{ key: 'workDurationP50', label: 'work duration p50', color: '#0891b2' },
+		{ key: 'workDurationP99', label: 'work duration p99', color: '#dc2626' },
+	];
+
+	function element(tag, attributes, ...children) {
+		const node = document.createElement(tag);
+		for (const [name, value] of Object.entries(attributes || {})) {
+			if (value !== undefined && value !== null) {
+				node.setAttribute(name, value);
+			}
+		}
+		for (const child of children) {
+			node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+		}
+		return node;
+	}
+
+	function svgElement(tag, attributes) {
+		const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
+		for (const [name, value] of Object.entries(attributes || {})) {
+			node.setAttribute(name, value);
+		}
+		return node;
+	}
+
+	function show(text, kind) {
+		message.textContent = text;
+		message.dataset.kind = kind;
+		message.hidden = false;
+	}
+
+	function seconds(value) {
+		if (value === null || value === undefined) {
+			return '–';
+		}
+		if (value < 1e-6) {
+			return (value * 1e9).toFixed(0) + ' ns';
+		}
+		if (value < 1e-3) {
+			return (value * 1e6).toFixed(0) + ' µs';
+		}
+		if (value < 1) {
+			return (value * 1e3).toFixed(value < 1e-2 ? 1 : 0) + ' ms';
+		}
+		return value.toFixed(value < 10 ? 2 : 0) + ' s';
+	}
+
+	function perSecond(value) {
+		return (value === null || value === undefined) ? '–' : (value < 10 ? value.toFixed(1) : value.toFixed(0)) + '/s';
+	}
+
+	function count(value) {
+		return (value === null || value === undefined) ? '–' : String(value);
+	}
+
+	function readError(status) {
+		if (status === 404) {
+			return 'The workqueues endpoint is not there (HTTP 404): add workqueues to '
+				+ 'management.endpoints.web.exposure.include.';
+		}
+		if (status === 401 || status === 403) {
+			return 'Not allowed to read the workqueues endpoint (HTTP ' + status + '): sign in with the access it requires.';
+		}
+		return 'The workqueues endpoint answered HTTP ' + status + '.';
+	}
+
+	function writeError(status, detail) {
+		if (status === 405 || status === 404) {
+			return 'Refused (HTTP ' + status + '): this application does not allow writes to the workqueues endpoint '
+				+ '(management.endpoint.workqueues.access is read-only or none).';
+		}
+		if (status === 401 || status === 403) {
+			return 'Refused (HTTP ' + status + '): you lack the access the workqueues endpoint requires for writes.';
+		}
+		return 'Refused (HTTP ' + status + ')' + (detail ? ': ' + detail : '.');
+	}
+
+	function cookie(name) {
+		const match = document.cookie.split('; ').find((entry) => entry.startsWith(name + '='));
+		return match ? decodeURIComponent(match.substring(name.length + 1)) : null;
+	}
+
+	async function write(queue, payload, done) {
+		const headers = { 'Content-Type': 'application/json', Accept: 'application/json' };
+		const token = cookie('XSRF-TOKEN');
+		if (token) {
+			headers['X-XSRF-TOKEN'] = token;
+		}
+		let response;
+		try {
+			response = await fetch(endpoint + '/' + encodeURIComponent(queue),
+				{ method: 'POST', headers, body: JSON.stringify(payload), credentials: 'same-origin' });
+		}
+		catch (error) {
+			show('Could not reach the application: ' + error.message, 'error');
+			return;
+		}
+		if (!response.ok) {
+			let detail = '';
+			try {
+				const problem = await response.json();
+				detail = problem.error || problem.message || '';
+			}
+			catch (ignored) {
+				// No JSON body: the status says it all.
+			}
+			show(writeError(response.status, detail), 'error');
+			return;
+		}
+		show(done, 'ok');
+		refresh();
+	}
+
+	function figure(group, label, field) {
+		const value = element('dd', { 'data-field': field }, '–');
+		group.append(element('div', {}, element('dt', {}, label), value));
+	}
+
+	function chart(title, kind, series) {
+		const svg = svgElement('svg', { viewBox: '0 0 600 160', preserveAspectRatio: 'none', 'data-chart': kind });
+		const legend = element('div', { class: 'legend' });
+		for (const line of series) {
+			const swatch = element('i');
+			swatch.style.background = line.color;
+			legend.append(element('span', { 'data-series': line.key }, swatch, line.label + ' ', element('b', {}, '–')));
+		}
+		return element('figure', { class: 'chart' }, element('figcaption', {}, title), svg, legend);
+	}
+
+	function card(name) {
+		const pause = element('button', { type: 'button', 'data-action': 'pause' }, 'Pause');
+		const resume = element('button', { type: 'button', 'data-action': 'resume', hidden: '' }, 'Resume');
+		pause.addEventListener('click', () => write(name, { action: 'pause' }, 'Paused the workers of ' + name + '.'));
+		resume.addEventListener('click', () => write(name, { action: 'resume' }, 'Resumed the workers of ' + name + '.'));
+		const queueWide = element('dl');
+		['Depth', 'Waiting', 'In flight', 'Parked', 'Redelivered'].forEach((label, i) => figure(queueWide, label,
+			['depth', 'waiting', 'inFlight', 'parked', 'redeliveries'][i]));
+		const here = element('dl');
+		['Workers', 'Processing', 'Longest', 'Adds', 'Retries', 'Given up'].forEach((label, i) => figure(here, label,
+			['workers', 'processing', 'longest', 'adds', 'retries', 'givenUp'][i]));
+		const section = element('section', { class: 'queue', 'data-queue': name },
+			element('header', {}, element('h2', {}, name), element('span', { class: 'badge', 'data-field': 'backend' }),
+				element('span', { class: 'badge', 'data-field': 'state' }),
+				element('div', { class: 'actions' }, pause, resume)),
+			element('div', { class: 'figures' },
+				element('div', { class: 'group' }, element('h3', { 'data-field': 'wide-title' }, 'Queue'), queueWide),
+				element('div', { class: 'group' }, element('h3', { 'data-field': 'here-title' }, 'This instance'), here)),
+			element('div', { class: 'priorities', 'data-field': 'priorities' }),
+			element('div', { class: 'charts' },
+				chart('Adds, completions and retries per second (this instance)', 'rates', RATES),
+				chart('Queue latency and work duration, p50 and p99 (this instance, log scale)', 'latency', LATENCIES)),
+			element('details', { open: '', 'data-section': 'in-flight' }, element('summary', {}, 'In flight'),
+				element('div', { 'data-field': 'lease-list' })),
+			element('details', { open: '', 'data-section': 'parked' }, element('summary', {}, 'Parked'),
+				element('div', { 'data-field': 'parked-list' })));
+		return { section, pause, resume, lastLeases: null, lastParked: null };
+	}
+
+	function set(section, field, value) {
+		const node = section.querySelector('[data-field="' + field + '"]');
+		if (node.textContent !== value) {
+			node.textContent = value;
+		}
+	}
+
+	function render(queues) {
+		const names = Object.keys(queues);
+		for (const [name, entry] of cards) {
+			if (!(name in queues)) {
+				entry.section.remove();
+				cards.delete(name);
+			}
+		}
+		names.forEach((name, index) => {
+			let entry = cards.get(name);
+			if (!entry) {
+				entry = card(name);
+				cards.set(name, entry);
+			}
+			if (main.children[index] !== entry.section) {
+				main.insertBefore(entry.section, main.children[index] || null);
+			}
+			update(name, entry, queues[name]);
+		});
+		if (names.length === 0) {
+			main.replaceChildren(element('p', { class: 'empty' }, 'This application declares no queues.'));
+		}
+		else if (main.firstChild && main.firstChild.tagName === 'P') {
+			main.firstChild.remove();
+		}
+	}
+
+	function update(name, entry, queue) {
+		const section = entry.section;
+		const shared = queue.shared;
+		const workers = queue.workers;
+		set(section, 'backend', shared ? 'redis' + (shared.shards > 1 ? ' · ' + shared.shards + ' shards' : '') : 'memory');
+		const state = queue.shuttingDown ? 'shutting down' : (workers && workers.paused ? 'paused' : 'running');
+		set(section, 'state', workers || queue.shuttingDown ? state : 'no workers');
+		section.querySelector('[data-field="state"]').dataset.state = state;
+		entry.pause.hidden = !workers || workers.paused;
+		entry.resume.hidden = !workers || !workers.paused;
+		set(section, 'wide-title', shared ? 'Queue-wide (Redis)' : 'Queue');
+		set(section, 'here-title', shared ? 'This instance (' + shared.instance + ')' : 'This instance');
+		set(section, 'depth', count(queue.depth));
+		set(section, 'waiting', count(queue.waiting));
+		set(section, 'inFlight', count(shared ? shared.inFlight : (workers ? workers.processing : null)));
+		set(section, 'parked', shared ? count(Object.keys(shared.parked).length) : '–');
+		set(section, 'redeliveries', shared ? count(shared.redeliveries) : '–');
+		set(section, 'workers', workers ? workers.live + ' of ' + workers.configured : '–');
+		set(section, 'processing', workers ? count(workers.processing) : '–');
+		set(section, 'longest', workers && workers.processing > 0 ? seconds(workers.longestRunningSeconds) : '–');
+		set(section, 'adds', count(queue.adds));
+		set(section, 'retries', count(queue.retries));
+		set(section, 'givenUp', workers ? count(workers.outcomes.givenUp) : '–');
+		const priorities = Object.entries(queue.depthByPriority || {});
+		set(section, 'priorities', priorities.length > 1 || (priorities.length === 1 && priorities[0][0] !== '0')
+			? 'Depth by priority: ' + priorities.map(([priority, depth]) => priority + ' → ' + depth).join(', ') : '');
+		remember(name, queue.recent || []);
+		draw(section.querySelector('[data-chart="rates"]'), history.get(name), RATES, false);
+		draw(section.querySelector('[data-chart="latency"]'), history.get(name), LATENCIES, true);
+		leases(name, entry, queue);
+		parked(name, entry, shared);
+	}
+
+	function remember(name, samples) {
+		const kept = history.get(name) || [];
+		for (const sample of samples) {
+			if (kept.length === 0 || sample.time > kept[kept.length - 1].time) {
+				kept.push(sample);
+			}
+			since = Math.max(since, sample.time);
+		}
+		const oldest = since - historyMillis;
+		while (kept.length > 0 && kept[0].time <= oldest) {
+			kept.shift();
+		}
+		history.set(name, kept);
+	}
+
+	function draw(svg, samples, series, log) {
+		const legend = svg.parentNode.querySelector('.legend');
+		svg.replaceChildren();
+		svg.setAttribute('data-samples', String(samples.length));
+		// The window grows with the samples, from a minute up to the whole history.
+		const end = samples.length ? samples[samples.length - 1].time : Date.now();
+		const span = Math.min(historyMillis, Math.max(60000, samples.length ? end - samples[0].time : 0));
+		const start = end - span;
+		const values = samples.flatMap((sample) => series.map((line) => sample[line.key]))
+			.filter((value) => value !== null && value !== undefined && (!log || value > 0));
+		let low = 0;
+		let high = Math.max(1, ...values) * 1.1;
+		if (log) {
+			low = values.length ? Math.pow(10, Math.floor(Math.log10(Math.min(...values)))) : 1e-3;
+			high = values.length ? Math.pow(10, Math.ceil(Math.log10(Math.max(...values)))) : 1;
+			if (high <= low) {
+				high = low * 10;
+			}
+		}
+		const y = (value) => {
+			const fraction = log ? (Math.log10(value) - Math.log10(low)) / (Math.log10(high) - Math.log10(low))
+				: (value - low) / (high - low);
+			return 150 - fraction * 140;
+		};
+		const x = (time) => 40 + (time - start) / (end - start || 1) * 555;
+		const ticks = log ? [low, Math.sqrt(low * high), high] : [low, (low + high) / 2, high];
+		for (const tick of ticks) {
+			svg.append(svgElement('line', { class: 'grid', x1: 40, x2: 595, y1: y(tick), y2: y(tick) }));
+			const label = svgElement('text', { class: 'axis', x: 2, y: y(tick) + 3 });
+			label.textContent = log ? seconds(tick) : (tick < 10 ? tick.toFixed(1) : tick.toFixed(0));
+			svg.append(label);
+		}
+		const spanLabel = svgElement('text', { class: 'axis', x: 595, y: 158, 'text-anchor': 'end' });
+		spanLabel.textContent = 'last ' + Math.round(span / 60000) + ' min';
+		svg.append(spanLabel);
+		for (const line of series) {
+			let path = '';
+			let pen = 'M';
+			for (const sample of samples) {
+				const value = sample[line.key];
+				if (value === null || value === undefined || (log && value <= 0)) {
+					pen = 'M';
+					continue;
+				}
+				path += pen + x(sample.time).toFixed(1) + ' ' + y(value).toFixed(1) + ' ';
+				pen = 'L';
+			}
+			const drawn = svgElement('path', { class: 'series', d: path.trim(), 'data-series': line.key });
+			drawn.style.stroke = line.color;
+			svg.append(drawn);
+			const last = samples.length ? samples[samples.length - 1][line.key] : null;
+			legend.querySelector('[data-series="' + line.key + '"] b').textContent = log ? seconds(last) : perSecond(last);
+		}
+	}
+
+	function table(headings, rows) {
+		return element('table', {}, element('thead', {}, element('tr', {}, ...headings.map((h) => element('th', {}, h)))),
+			element('tbody', {}, ...rows));
+	}
+
+	function leases(name, entry, queue) {
+		const target = entry.section.querySelector('[data-field="lease-list"]');
+		const summary = entry.section.querySelector('[data-section="in-flight"] summary');
+		const shared = queue.shared;
+		if (!shared) {
+			const workers = queue.workers;
+			summary.textContent = 'In flight (' + (workers ? workers.processing : 0) + ')';
+			target.replaceChildren(element('p', { class: 'empty' }, workers && workers.processing > 0
+				? workers.processing + ' being processed here, the oldest for ' + seconds(workers.longestRunningSeconds) + '.'
+				: 'Nothing is being processed.'));
+			return;
+		}
+		const sorted = [...shared.leases].sort((a, b) => b.leaseAgeSeconds - a.leaseAgeSeconds);
+		const key = JSON.stringify(sorted.map((lease) => [lease.item, lease.holder, Math.round(lease.leaseAgeSeconds)]));
+		summary.textContent = 'In flight (' + sorted.length + ', all instances)';
+		if (key === entry.lastLeases) {
+			return;
+		}
+		entry.lastLeases = key;
+		if (sorted.length === 0) {
+			target.replaceChildren(element('p', { class: 'empty' }, 'No item is under a lease.'));
+			return;
+		}
+		target.replaceChildren(table(['Item', 'Holder', 'Lease age', 'Expires in'], sorted.map((lease) =>
+			element('tr', { 'data-item': lease.item }, element('td', { class: 'item' }, lease.item),
+				element('td', {}, lease.holder + (lease.holder === shared.instance ? ' (this instance)' : '')),
+				element('td', { class: 'num' }, seconds(lease.leaseAgeSeconds)),
+				element('td', { class: 'num' }, seconds(lease.expiresInSeconds))))));
+	}
+
+	function parked(name, entry, shared) {
+		const target = entry.section.querySelector('[data-field="parked-list"]');
+		const summary = entry.section.querySelector('[data-section="parked"] summary');
+		if (!shared) {
+			summary.textContent = 'Parked';
+			target.replaceChildren(element('p', { class: 'empty' },
+				'Only a Redis queue parks items; this queue gives them up after max-retries and counts them.'));
+			return;
+		}
+		const items = Object.entries(shared.parked);
+		summary.textContent = 'Parked (' + items.length + ')';
+		const key = JSON.stringify(items);
+		if (key === entry.lastParked) {
+			return;
+		}
+		entry.lastParked = key;
+		if (items.length === 0) {
+			target.replaceChildren(element('p', { class: 'empty' }, 'No parked item.'));
+			return;
+		}
+		target.replaceChildren(table(['Item', 'Reason', ''], items.map(([item, reason]) => {
+			const requeue = element('button', { type: 'button', 'data-action': 'requeue-parked' }, 'Requeue');
+			const drop = element('button', { type: 'button', class: 'danger', 'data-action': 'drop-parked' }, 'Drop');
+			requeue.addEventListener('click', () => write(name, { action: 'requeue-parked', item },
+				'Requeued ' + item + ' in ' + name + '.'));
+			drop.addEventListener('click', () => {
+				if (window.confirm('Drop the parked item ' + item + ' from ' + name + ' for good?')) {
+					write(name, { action: 'drop-parked', item }, 'Dropped ' + item + ' from ' + name + '.');
+				}
+			});
+			return element('tr', { 'data-item': item }, element('td', { class: 'item' }, item),
+				element('td', {}, reason), element('td', {}, requeue, ' ', drop));
+		})));
+	}
+
+	async function refresh() {
+		clearTimeout(timer);
+		try {
+			const response = await fetch(endpoint + '?since=' + since,
+				{ headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+			if (!response.ok) {
+				show(readError(response.status), 'error');
+				readFailed = true;
+			}
+			else {
+				render((await response.json()).queues);
+				updated.textContent = 'updated ' + new Date().toLocaleTimeString();
+				if (readFailed) {
+					message.hidden = true;
+					readFailed = false;
+				}
+			}
+		}
+		catch (error) {
+			show('Could not reach the application: ' + error.message, 'error');
+			readFailed = true;
+		}
+		if (live.checked) {
+			timer = setTimeout(refresh, refreshMillis);
+		}
+	}
+
+	live.addEventListener('change', () => {
+		if (live.checked) {
+			refresh();
+		}
+		else {
+			clearTimeout(timer);
+		}
+	});
+	refresh();
+})();

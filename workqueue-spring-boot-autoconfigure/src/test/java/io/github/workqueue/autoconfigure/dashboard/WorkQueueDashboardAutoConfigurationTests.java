@@ -1,0 +1,87 @@
+package io.github.workqueue.autoconfigure.dashboard;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.web.servlet.function.RouterFunction;
+
+import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
+import io.github.workqueue.autoconfigure.actuate.RecentRates;
+import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpointAutoConfiguration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * When the dashboard is served: only when asked for, in a servlet web application, and
+ * with its rates sampled only where there are meters to sample.
+ */
+class WorkQueueDashboardAutoConfigurationTests {
+
+	private static final AutoConfigurations CONFIGURATIONS = AutoConfigurations.of(WorkQueueAutoConfiguration.class,
+			EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class,
+			WorkQueuesEndpointAutoConfiguration.class, WorkQueueDashboardAutoConfiguration.class);
+
+	private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
+		.withConfiguration(CONFIGURATIONS)
+		.withPropertyValues("management.endpoints.web.exposure.include=workqueues");
+
+	@Test
+	void theDashboardShouldBeOffByDefault() {
+		this.runner.run((context) -> assertThat(context).doesNotHaveBean(RouterFunction.class)
+			.doesNotHaveBean(RecentRates.class)
+			.doesNotHaveBean(RecentRatesSampler.class));
+	}
+
+	@Test
+	void onePropertyShouldTurnItOn() {
+		this.runner.withPropertyValues("workqueue.dashboard.enabled=true")
+			.run((context) -> assertThat(context).hasBean("workQueueDashboardRoutes")
+				.doesNotHaveBean(RecentRates.class));
+	}
+
+	@Test
+	void itsRatesShouldBeSampledWhenThereIsAMeterRegistry() {
+		this.runner.withPropertyValues("workqueue.dashboard.enabled=true")
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.run((context) -> {
+				assertThat(context).hasSingleBean(RecentRates.class).hasSingleBean(RecentRatesSampler.class);
+				assertThat(context.getBean(RecentRatesSampler.class).isRunning()).isTrue();
+			});
+	}
+
+	@Test
+	void itShouldNotBeServedOutsideAServletWebApplication() {
+		new ApplicationContextRunner().withConfiguration(CONFIGURATIONS)
+			.withPropertyValues("workqueue.dashboard.enabled=true")
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(RouterFunction.class));
+	}
+
+	@Test
+	void aPathWithAWildcardShouldFailAtStartupNamingTheProperty() {
+		this.runner.withPropertyValues("workqueue.dashboard.enabled=true", "workqueue.dashboard.path=/queues/**")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("workqueue.dashboard.path")
+				.hasMessageContaining("/queues/**"));
+	}
+
+	@Test
+	void aHistoryShorterThanTheSampleIntervalShouldFailAtStartup() {
+		this.runner
+			.withPropertyValues("workqueue.dashboard.enabled=true", "workqueue.dashboard.sample-interval=1m",
+					"workqueue.dashboard.history=10s")
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("sample interval"));
+	}
+
+}
