@@ -5,8 +5,15 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
+import java.util.regex.Pattern;
+
+import com.jayway.jsonpath.JsonPath;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -78,6 +85,31 @@ class TwoInstancesOnRedisTests {
 		await().atMost(Duration.ofSeconds(30))
 			.untilAsserted(
 					() -> assertThat(get(survivor, "/api/deployments/" + key)).contains("\"reconciledGeneration\":1"));
+	}
+
+	@Test
+	void theGrafanaDashboardShouldOnlyQueryMetricsTheSampleExports() throws Exception {
+		ConfigurableApplicationContext shared = start("20ms");
+		ConfigurableApplicationContext inMemory = new SpringApplicationBuilder(SampleApplication.class)
+			.run("--server.port=0", "--sample.downstream.failure-rate=0", "--sample.downstream.latency=20ms");
+		this.instances.add(inMemory);
+		String key = "api-" + this.prefix;
+		for (ConfigurableApplicationContext instance : List.of(shared, inMemory)) {
+			put(instance, "/api/deployments/" + key, "{\"replicas\":1}");
+			await().atMost(Duration.ofSeconds(20))
+				.untilAsserted(() -> assertThat(get(instance, "/api/deployments/" + key))
+					.contains("\"reconciledGeneration\":1"));
+		}
+		String scrapes = get(shared, "/actuator/prometheus") + get(inMemory, "/actuator/prometheus");
+		List<String> queries = JsonPath.read(Files.readString(Path.of("../docs/grafana/workqueue-dashboard.json")),
+				"$..expr");
+		Set<String> metrics = new TreeSet<>();
+		queries.forEach((query) -> Pattern.compile("\\bworkqueue_[a-z_]+")
+			.matcher(query)
+			.results()
+			.forEach((metric) -> metrics.add(metric.group())));
+		assertThat(metrics).hasSizeGreaterThan(15)
+			.allSatisfy((metric) -> assertThat(scrapes).as("a scrape has %s", metric).contains("\n" + metric + "{"));
 	}
 
 	@SuppressWarnings("unchecked")
