@@ -63,6 +63,23 @@ class ConfigurationMetadataTests {
 	}
 
 	@Test
+	void theDashboardPropertiesShouldBeDescribedWithTheirDefaults() throws Exception {
+		String metadata = metadata();
+		List<Map<String, Object>> dashboard = JsonPath.read(metadata,
+				"$.properties[?(@.name =~ /workqueue\\.dashboard\\..*/)]");
+		assertThat(dashboard).extracting((property) -> property.get("name"))
+			.containsExactlyInAnyOrder("workqueue.dashboard.enabled", "workqueue.dashboard.path",
+					"workqueue.dashboard.sample-interval", "workqueue.dashboard.history");
+		assertThat(dashboard).allSatisfy((property) -> assertThat(property.get("description")).asString().isNotBlank());
+		assertThat(JsonPath.<List<Object>>read(metadata,
+				"$.properties[?(@.name == 'workqueue.dashboard.enabled')].defaultValue"))
+			.containsExactly(false);
+		assertThat(JsonPath.<List<Object>>read(metadata,
+				"$.properties[?(@.name == 'workqueue.dashboard.sample-interval')].defaultValue"))
+			.containsExactly("2s");
+	}
+
+	@Test
 	void theQueuesMapShouldBeDescribedWithItsValueType() throws Exception {
 		List<String> types = JsonPath.read(metadata(), "$.properties[?(@.name == 'workqueue.queues')].type");
 		assertThat(types).singleElement().asString().contains("WorkQueueProperties$QueueProperties");

@@ -11,8 +11,10 @@ import org.jspecify.annotations.Nullable;
  * Quantiles of the observations a histogram took between two readings of its buckets,
  * estimated as Prometheus's {@code histogram_quantile} does: find the bucket that holds
  * the rank and interpolate linearly within it; a rank above the highest bound gives that
- * bound. With client-go's buckets (powers of ten) the estimate is within a factor of ten,
- * as a Grafana panel over the same buckets shows it.
+ * bound. One refinement: a bucket's upper bound is lowered to the timer's recent maximum
+ * when that is smaller, so that work of 1.5s, all in client-go's (1s, 10s] bucket, reads
+ * 1.25s at p50 instead of 5.5s. With client-go's buckets (powers of ten) the estimate is
+ * otherwise within a bucket's factor of ten.
  */
 final class BucketQuantiles {
 
@@ -46,7 +48,7 @@ final class BucketQuantiles {
 			// observation being recorded right now, not one above them.
 			total = (long) cumulative[cumulative.length - 1];
 		}
-		return new Buckets(bounds, cumulative, total);
+		return new Buckets(bounds, cumulative, total, snapshot.max(TimeUnit.SECONDS));
 	}
 
 	/**
@@ -79,11 +81,12 @@ final class BucketQuantiles {
 			if (cumulative[i] >= rank) {
 				double lower = (i == 0) ? 0 : now.bounds[i - 1];
 				double below = (i == 0) ? 0 : cumulative[i - 1];
+				double upper = (now.max > lower) ? Math.min(now.bounds[i], now.max) : now.bounds[i];
 				double inBucket = cumulative[i] - below;
-				return (inBucket <= 0) ? now.bounds[i] : lower + (now.bounds[i] - lower) * (rank - below) / inBucket;
+				return (inBucket <= 0) ? upper : lower + (upper - lower) * (rank - below) / inBucket;
 			}
 		}
-		return now.bounds[size - 1];
+		return Math.max(now.bounds[size - 1], now.max);
 	}
 
 	/**
@@ -92,8 +95,9 @@ final class BucketQuantiles {
 	 * @param bounds the buckets' upper bounds in seconds, increasing
 	 * @param cumulative observations at or under each bound
 	 * @param total all observations, including those above the highest bound
+	 * @param max the largest observation of the timer's recent window, in seconds, or 0
 	 */
-	record Buckets(double[] bounds, double[] cumulative, long total) {
+	record Buckets(double[] bounds, double[] cumulative, long total, double max) {
 
 	}
 

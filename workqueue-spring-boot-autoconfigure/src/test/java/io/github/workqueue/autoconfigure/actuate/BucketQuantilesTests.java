@@ -20,21 +20,32 @@ class BucketQuantilesTests {
 	@Test
 	void aQuantileShouldBeInterpolatedWithinItsBucket() {
 		// 10 observations: 2 under 1ms, 8 in (1ms, 10ms].
-		Buckets now = new Buckets(BOUNDS, new double[] { 2, 10, 10, 10 }, 10);
+		Buckets now = new Buckets(BOUNDS, new double[] { 2, 10, 10, 10 }, 10, 0);
 		assertThat(BucketQuantiles.of(now, null, 0.1)).isCloseTo(0.0005, within(1e-12));
 		assertThat(BucketQuantiles.of(now, null, 0.6)).isCloseTo(0.001 + 0.009 * 4 / 8, within(1e-12));
 	}
 
 	@Test
+	void aBucketShouldEndAtTheRecentMaximumWhenThatIsLower() {
+		// Ten observations of about 1.5s, all in (1s, 10s]: not 5.5s at p50.
+		double[] bounds = { 0.1, 1, 10 };
+		Buckets now = new Buckets(bounds, new double[] { 0, 0, 10 }, 10, 1.5);
+		assertThat(BucketQuantiles.of(now, null, 0.5)).isCloseTo(1.25, within(1e-12));
+		assertThat(BucketQuantiles.of(now, null, 0.99)).isLessThanOrEqualTo(1.5);
+		Buckets above = new Buckets(bounds, new double[] { 0, 0, 1 }, 2, 30);
+		assertThat(BucketQuantiles.of(above, null, 0.99)).as("above every bound: the maximum").isEqualTo(30.0);
+	}
+
+	@Test
 	void onlyTheObservationsSinceTheEarlierReadingShouldCount() {
-		Buckets before = new Buckets(BOUNDS, new double[] { 0, 0, 0, 100 }, 100);
-		Buckets now = new Buckets(BOUNDS, new double[] { 4, 4, 4, 104 }, 104);
+		Buckets before = new Buckets(BOUNDS, new double[] { 0, 0, 0, 100 }, 100, 0);
+		Buckets now = new Buckets(BOUNDS, new double[] { 4, 4, 4, 104 }, 104, 0);
 		assertThat(BucketQuantiles.of(now, before, 0.99)).isLessThanOrEqualTo(0.001);
 	}
 
 	@Test
 	void aRankAboveTheHighestBoundShouldGiveThatBound() {
-		Buckets now = new Buckets(BOUNDS, new double[] { 0, 0, 0, 1 }, 3);
+		Buckets now = new Buckets(BOUNDS, new double[] { 0, 0, 0, 1 }, 3, 0);
 		assertThat(BucketQuantiles.of(now, null, 0.99)).isEqualTo(1.0);
 	}
 
@@ -48,14 +59,14 @@ class BucketQuantilesTests {
 		new MicrometerMetricsProvider(registry).newWorkDurationMetric("q").observe(20);
 		Buckets above = BucketQuantiles.buckets(timer);
 		assertThat(above.total()).isEqualTo(2);
-		assertThat(BucketQuantiles.of(above, within, 0.5)).isEqualTo(10.0);
+		assertThat(BucketQuantiles.of(above, within, 0.5)).isEqualTo(20.0);
 	}
 
 	@Test
 	void noObservationsOrAHistogramThatStartedOverShouldGiveNothing() {
-		Buckets before = new Buckets(BOUNDS, new double[] { 1, 2, 3, 4 }, 4);
+		Buckets before = new Buckets(BOUNDS, new double[] { 1, 2, 3, 4 }, 4, 0);
 		assertThat(BucketQuantiles.of(before, before, 0.5)).isNull();
-		Buckets fewer = new Buckets(BOUNDS, new double[] { 0, 0, 1, 1 }, 5);
+		Buckets fewer = new Buckets(BOUNDS, new double[] { 0, 0, 1, 1 }, 5, 0);
 		assertThat(BucketQuantiles.of(fewer, before, 0.5)).isNull();
 		assertThat(BucketQuantiles.of(null, before, 0.5)).isNull();
 	}

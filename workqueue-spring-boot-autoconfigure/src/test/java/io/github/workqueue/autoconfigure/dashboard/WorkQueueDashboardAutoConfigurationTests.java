@@ -3,12 +3,15 @@ package io.github.workqueue.autoconfigure.dashboard;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.web.servlet.function.RouterFunction;
 
 import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
@@ -21,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * When the dashboard is served: only when asked for, in a servlet web application, and
  * with its rates sampled only where there are meters to sample.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class WorkQueueDashboardAutoConfigurationTests {
 
 	private static final AutoConfigurations CONFIGURATIONS = AutoConfigurations.of(WorkQueueAutoConfiguration.class,
@@ -39,10 +43,11 @@ class WorkQueueDashboardAutoConfigurationTests {
 	}
 
 	@Test
-	void onePropertyShouldTurnItOn() {
-		this.runner.withPropertyValues("workqueue.dashboard.enabled=true")
-			.run((context) -> assertThat(context).hasBean("workQueueDashboardRoutes")
-				.doesNotHaveBean(RecentRates.class));
+	void onePropertyShouldTurnItOn(CapturedOutput output) {
+		this.runner.withPropertyValues("workqueue.dashboard.enabled=true").run((context) -> {
+			assertThat(context).hasBean("workQueueDashboardRoutes").doesNotHaveBean(RecentRates.class);
+			assertThat(output).doesNotContain("workqueue dashboard", "workqueue.dashboard");
+		});
 	}
 
 	@Test
@@ -53,6 +58,21 @@ class WorkQueueDashboardAutoConfigurationTests {
 				assertThat(context).hasSingleBean(RecentRates.class).hasSingleBean(RecentRatesSampler.class);
 				assertThat(context.getBean(RecentRatesSampler.class).isRunning()).isTrue();
 			});
+	}
+
+	@Test
+	void aDashboardWhoseEndpointIsNotExposedShouldBeWarnedAbout(CapturedOutput output) {
+		this.runner
+			.withPropertyValues("workqueue.dashboard.enabled=true", "management.endpoints.web.exposure.include=health")
+			.run((context) -> assertThat(output).contains("the workqueues endpoint is not exposed over HTTP",
+					"add workqueues to management.endpoints.web.exposure.include"));
+	}
+
+	@Test
+	void actuatorOnAnotherPortShouldBeWarnedAbout(CapturedOutput output) {
+		this.runner
+			.withPropertyValues("workqueue.dashboard.enabled=true", "server.port=8080", "management.server.port=9090")
+			.run((context) -> assertThat(output).contains("management.server.port puts Actuator on another one"));
 	}
 
 	@Test
