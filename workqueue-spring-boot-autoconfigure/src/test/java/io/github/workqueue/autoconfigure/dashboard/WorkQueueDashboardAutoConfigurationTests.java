@@ -29,7 +29,8 @@ class WorkQueueDashboardAutoConfigurationTests {
 
 	private static final AutoConfigurations CONFIGURATIONS = AutoConfigurations.of(WorkQueueAutoConfiguration.class,
 			EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class,
-			WorkQueuesEndpointAutoConfiguration.class, WorkQueueDashboardAutoConfiguration.class);
+			WorkQueuesEndpointAutoConfiguration.class, WorkQueueDashboardAutoConfiguration.class,
+			WorkQueueDashboardUnavailableAutoConfiguration.class);
 
 	private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
 		.withConfiguration(CONFIGURATIONS)
@@ -76,10 +77,19 @@ class WorkQueueDashboardAutoConfigurationTests {
 	}
 
 	@Test
-	void itShouldNotBeServedOutsideAServletWebApplication() {
+	void outsideAServletWebApplicationItShouldNotBeServedAndSaySo(CapturedOutput output) {
 		new ApplicationContextRunner().withConfiguration(CONFIGURATIONS)
 			.withPropertyValues("workqueue.dashboard.enabled=true")
-			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(RouterFunction.class));
+			.run((context) -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean(RouterFunction.class);
+				assertThat(output).contains("this application is not one, so it has no dashboard");
+			});
+	}
+
+	@Test
+	void aServedDashboardShouldNotBeSaidToBeMissing(CapturedOutput output) {
+		this.runner.withPropertyValues("workqueue.dashboard.enabled=true")
+			.run((context) -> assertThat(output).doesNotContain("has no dashboard"));
 	}
 
 	@Test
