@@ -105,7 +105,8 @@ class SampleApplicationTests {
 		assertThat(endpoint.statusCode()).isEqualTo(200);
 		assertThat(endpoint.body()).contains("\"deployments\":{", "\"audit\":{", "\"configured\":4", "\"configured\":2",
 				"fast-slow(fast=PT0.01S, slow=PT0.02S, maxFastAttempts=2)");
-		assertThat(endpoint.body()).containsPattern("\"deployments\":\\{\"depth\":\\d+,\"depthByPriority\":\\{");
+		assertThat(endpoint.body())
+			.containsPattern("\"deployments\":\\{\"backend\":\"memory\",\"depth\":\\d+,\"depthByPriority\":\\{");
 		assertThat(get("/actuator/workqueues/deployments").body()).contains("\"adds\":");
 		assertThat(get("/actuator/health").body()).contains("\"workqueues\":{\"status\":\"UP\"");
 	}
