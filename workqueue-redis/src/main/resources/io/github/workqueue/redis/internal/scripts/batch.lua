@@ -86,11 +86,77 @@ if addCount > 0 then
 end
 
 -- Adds with a priority (and fairness keys): the item's priority is raised, or taken by a new
--- item, then the add as above.
-for k = 1, optionCount do
-  local at = optionsAt + 3 * k - 2
-  levels().prioritize(ARGV[at], tonumber(ARGV[at + 1]), ARGV[at + 2])
-  result[#result + 1] = addNow(ARGV[at])
+-- item, then the add as above. Distinct items (the usual batch) are read and written together;
+-- an item named twice makes the batch go one add at a time, so that the second sees the first.
+if optionCount > 0 then
+  local items, prios, keys, seen, distinct = {}, {}, {}, {}, true
+  for k = 1, optionCount do
+    local at = optionsAt + 3 * k - 2
+    items[k], prios[k], keys[k] = ARGV[at], tonumber(ARGV[at + 1]), ARGV[at + 2]
+    distinct = distinct and not seen[items[k]]
+    seen[items[k]] = true
+  end
+  if not distinct then
+    for k = 1, optionCount do
+      levels().prioritize(items[k], prios[k], keys[k])
+      result[#result + 1] = addNow(items[k])
+    end
+  else
+    local dirty = redis.call('HMGET', DIRTY, unpack(items))
+    local inFlight = redis.call('HMGET', INFLIGHT, unpack(items))
+    local waiting = exists(WAITING) and redis.call('ZMSCORE', WAITING, unpack(items)) or {}
+    local newPrios, newKeys, superseded, marks, pushed = {}, {}, {}, {}, {}
+    for k, item in ipairs(items) do
+      if dirty[k] or inFlight[k] or waiting[k] then
+        levels().prioritize(item, prios[k], keys[k])
+      else
+        if prios[k] ~= 0 then
+          newPrios[#newPrios + 1] = item
+          newPrios[#newPrios + 1] = prios[k]
+        end
+        if keys[k] ~= '' then
+          newKeys[#newKeys + 1] = item
+          newKeys[#newKeys + 1] = keys[k]
+        end
+      end
+      if waiting[k] then
+        superseded[#superseded + 1] = item
+      end
+      if dirty[k] then
+        result[#result + 1] = 0
+      else
+        marks[#marks + 1] = item
+        marks[#marks + 1] = nowText
+        if not inFlight[k] then
+          pushed[#pushed + 1] = item
+        end
+        result[#result + 1] = 1
+      end
+    end
+    if #newPrios > 0 then
+      redis.call('HSET', PRIO, unpack(newPrios))
+      present[PRIO] = true
+    end
+    if #newKeys > 0 then
+      redis.call('HSET', FAIR, unpack(newKeys))
+      present[FAIR] = true
+    end
+    if #superseded > 0 then
+      redis.call('ZREM', WAITING, unpack(superseded))
+      redis.call('HDEL', ORDER, unpack(superseded))
+    end
+    if #marks > 0 then
+      redis.call('HSET', DIRTY, unpack(marks))
+      if exists(PARKED) then
+        local unparked = {}
+        for i = 1, #marks, 2 do
+          unparked[#unparked + 1] = marks[i]
+        end
+        redis.call('HDEL', PARKED, unpack(unparked))
+      end
+    end
+    enqueueAll(pushed, false)
+  end
 end
 
 -- Dones: a lease ends only by its own token (fencing); a repeat of an accepted done (a retry

@@ -75,6 +75,12 @@ end
 -- Items that became ready during this script: finish() wakes getters once for all.
 local queued = 0
 
+-- Also kept for the whole script, so that a batch of many items pays for each once: the ready
+-- counts not yet written to COUNT (finish() writes them), and which tree nodes are known to be
+-- active (a leaf with items, an inner node with a turns list), as read or written.
+local pendingCount, pendingAll = {}, 0
+local activeNode = {}
+
 -- The functions of priority levels and fairness trees, made on first use: a script of a queue
 -- that uses neither never makes them (each function a script defines costs every call).
 local levelOps = nil
@@ -97,43 +103,74 @@ local function levels()
   end
 
   local function active(node, leaf)
-    if leaf then
-      return redis.call('EXISTS', node) == 1
+    local known = activeNode[node]
+    if known == nil then
+      if leaf then
+        known = redis.call('EXISTS', node) == 1
+      else
+        known = redis.call('EXISTS', node .. ':turns') == 1
+      end
+      activeNode[node] = known
     end
-    return redis.call('EXISTS', node .. ':turns') == 1
+    return known
   end
 
   local function countReady(priority, delta)
-    if redis.call('HINCRBY', COUNT, 'all', delta) <= 0 then
-      redis.call('HDEL', COUNT, 'all')
+    pendingCount[priority] = (pendingCount[priority] or 0) + delta
+    pendingAll = pendingAll + delta
+  end
+
+  -- A priority whose tree has no ready item left leaves the levels.
+  local function dropLevel(priority)
+    redis.call('ZREM', LEVELS, priority)
+    present[LEVELS] = redis.call('EXISTS', LEVELS) == 1
+  end
+
+  -- Makes the path down to the leaf of an item's keys active: each node that was not joins its
+  -- parent's turns at the back. Returns the leaf, which the caller gives the item at once. An
+  -- active node's ancestors are all active, so the path is read from the leaf up, and usually
+  -- the leaf alone is read.
+  local function activate(priority, keys)
+    local nodes, segs = { QUEUE .. ':t:' .. priority }, {}
+    for depth = 1, #keys + 1 do
+      segs[depth] = segment(keys, depth)
+      nodes[depth + 1] = nodes[depth] .. '/' .. segs[depth]
     end
-    if redis.call('HINCRBY', COUNT, priority, delta) <= 0 then
-      redis.call('HDEL', COUNT, priority)
-      redis.call('ZREM', LEVELS, priority)
-      present[LEVELS] = redis.call('EXISTS', LEVELS) == 1
+    local leaf = nodes[#nodes]
+    local activeFrom = #nodes + 1
+    while activeFrom > 1 and not active(nodes[activeFrom - 1], activeFrom - 1 == #nodes) do
+      activeFrom = activeFrom - 1
+    end
+    if activeFrom == 1 then
+      redis.call('ZADD', LEVELS, priority, priority)
+      present[LEVELS] = true
+    end
+    for i = math.max(activeFrom, 2), #nodes do
+      redis.call('RPUSH', nodes[i - 1] .. ':turns', segs[i - 1])
+    end
+    for i = 1, #nodes do
+      activeNode[nodes[i]] = true
+    end
+    return leaf
+  end
+
+  -- Gives leaves their items: leaf -> {sequence, item, ...}, in as few commands as Lua allows.
+  local function fillLeaves(members)
+    for leaf, list in pairs(members) do
+      for from = 1, #list, 2000 do
+        redis.call('ZADD', leaf, unpack(list, from, math.min(from + 1999, #list)))
+      end
     end
   end
 
   local function treeAdd(priority, keys, item, sequence)
-    local node = QUEUE .. ':t:' .. priority
-    if not active(node, false) then
-      redis.call('ZADD', LEVELS, priority, priority)
-      present[LEVELS] = true
-    end
-    for depth = 1, #keys + 1 do
-      local seg = segment(keys, depth)
-      local child = node .. '/' .. seg
-      if not active(child, depth > #keys) then
-        redis.call('RPUSH', node .. ':turns', seg)
-      end
-      node = child
-    end
-    redis.call('ZADD', node, sequence, item)
+    redis.call('ZADD', activate(priority, keys), sequence, item)
     countReady(priority, 1)
   end
 
   -- Takes the next item of a priority: down the heads of the turns, then each served child goes
-  -- to the back of its level (or leaves it, empty).
+  -- to the back of its level (or leaves it, empty); a node whose child stays active stays active,
+  -- and so do the nodes above it. Returns the item and whether the priority has none left.
   local function treePop(priority)
     local path = {}
     local node = QUEUE .. ':t:' .. priority
@@ -143,18 +180,23 @@ local function levels()
       node = node .. '/' .. seg
     until seg == '$'
     local item = redis.call('ZPOPMIN', node)[1]
-    local child, leaf = node, true
+    activeNode[node] = nil
+    local childActive = active(node, true)
     for i = #path, 1, -1 do
       local turns = path[i] .. ':turns'
-      if active(child, leaf) then
+      if childActive then
         redis.call('LMOVE', turns, turns, 'LEFT', 'RIGHT')
       else
         redis.call('LPOP', turns)
+        activeNode[path[i]] = nil
+        childActive = active(path[i], false)
       end
-      child, leaf = path[i], false
     end
     countReady(priority, -1)
-    return item
+    if not childActive then
+      dropLevel(priority)
+    end
+    return item, not childActive
   end
 
   -- Takes a ready item out of its priority's tree; returns its sequence.
@@ -165,13 +207,18 @@ local function levels()
     end
     local sequence = redis.call('ZSCORE', nodes[#nodes], item)
     redis.call('ZREM', nodes[#nodes], item)
+    activeNode[nodes[#nodes]] = nil
     for i = #nodes, 2, -1 do
       if active(nodes[i], i == #nodes) then
         break
       end
       redis.call('LREM', nodes[i - 1] .. ':turns', 1, segment(keys, i - 1))
+      activeNode[nodes[i - 1]] = nil
     end
     countReady(priority, -1)
+    if not active(nodes[1], false) then
+      dropLevel(priority)
+    end
     return tonumber(sequence)
   end
 
@@ -181,10 +228,18 @@ local function levels()
       return
     end
     local items = redis.call('LRANGE', QUEUE, 0, -1)
-    redis.call('DEL', QUEUE)
-    for _, item in ipairs(items) do
-      treeAdd(0, {}, item, redis.call('HINCRBY', COUNTERS, 'ready', 1))
+    if #items == 0 then
+      return
     end
+    redis.call('DEL', QUEUE)
+    local sequence = redis.call('HINCRBY', COUNTERS, 'ready', #items) - #items
+    local members = {}
+    for i, item in ipairs(items) do
+      members[#members + 1] = sequence + i
+      members[#members + 1] = item
+    end
+    fillLeaves({ [activate(0, {})] = members })
+    countReady(0, #items)
   end
 
 
@@ -225,8 +280,8 @@ local function levels()
       present[PRIO] = true
     end
   end
-  levelOps = { keysOf = keysOf, add = treeAdd, pop = treePop, remove = treeRemove, useLevels = useLevels,
-    prioritize = prioritize }
+  levelOps = { keysOf = keysOf, activate = activate, fillLeaves = fillLeaves, countReady = countReady,
+    pop = treePop, useLevels = useLevels, prioritize = prioritize }
   return levelOps
 end
 
@@ -254,15 +309,23 @@ local function enqueueAll(items, front)
     levels().useLevels()
   end
   local ops = levels()
+  -- One sequence per item, taken together: at the tail in increasing order; at the head each
+  -- one before the last, as if queued one by one.
+  local first = redis.call('HINCRBY', COUNTERS, front and 'front' or 'ready', n) - n
+  local members = {}
   for i, item in ipairs(items) do
-    local sequence
-    if front then
-      sequence = -redis.call('HINCRBY', COUNTERS, 'front', 1)
-    else
-      sequence = redis.call('HINCRBY', COUNTERS, 'ready', 1)
+    local priority = tonumber(prios[i] or 0)
+    local leaf = ops.activate(priority, ops.keysOf(fair[i]))
+    local leafMembers = members[leaf]
+    if not leafMembers then
+      leafMembers = {}
+      members[leaf] = leafMembers
     end
-    ops.add(tonumber(prios[i] or 0), ops.keysOf(fair[i]), item, sequence)
+    leafMembers[#leafMembers + 1] = front and -(first + i) or (first + i)
+    leafMembers[#leafMembers + 1] = item
+    ops.countReady(priority, 1)
   end
+  ops.fillLeaves(members)
 end
 
 local function enqueue(item, front)
@@ -276,17 +339,38 @@ local function popReady(count)
   end
   local items = {}
   local pop = levels().pop
+  local top = nil
   while #items < count and exists(LEVELS) do
-    items[#items + 1] = pop(tonumber(redis.call('ZREVRANGE', LEVELS, 0, 0)[1]))
+    if not top then
+      top = tonumber(redis.call('ZREVRANGE', LEVELS, 0, 0)[1])
+    end
+    local item, emptied = pop(top)
+    items[#items + 1] = item
+    if emptied then
+      top = nil
+    end
   end
   return items
 end
 
 local function readyCount()
   if exists(LEVELS) then
-    return tonumber(redis.call('HGET', COUNT, 'all') or 0)
+    return tonumber(redis.call('HGET', COUNT, 'all') or 0) + pendingAll
   end
   return redis.call('LLEN', QUEUE)
+end
+
+-- Writes the ready counts this script changed.
+local function flushCounts()
+  for priority, delta in pairs(pendingCount) do
+    if delta ~= 0 and redis.call('HINCRBY', COUNT, priority, delta) <= 0 then
+      redis.call('HDEL', COUNT, priority)
+    end
+  end
+  if pendingAll ~= 0 and redis.call('HINCRBY', COUNT, 'all', pendingAll) <= 0 then
+    redis.call('HDEL', COUNT, 'all')
+  end
+  pendingCount, pendingAll = {}, 0
 end
 
 -- Forgets the priority and keys of items that are no longer present.
@@ -301,6 +385,7 @@ end
 -- Ends every script that queues items: one wake-up hint per item queued in it and still in
 -- the FIFO (a getter that took it in the same script needs none), at most WAKE_HINTS in all.
 local function finish()
+  flushCounts()
   if queued == 0 then
     return
   end
