@@ -27,37 +27,24 @@ if addCount > 0 or optionCount > 0 or wanted > 0 then
   promoteDue()
 end
 
--- Adds (client-go's add): an add supersedes a waiting entry; dedup while dirty; an item in
--- flight is only marked, and runs again after its done.
-if addCount > 0 then
-  local items = {}
-  for i = 1, addCount do
-    items[i] = ARGV[8 + i]
-  end
-  if exists(WAITING) then
-    local ready = redis.call('ZMSCORE', WAITING, unpack(items))
-    local superseded = {}
-    for i, item in ipairs(items) do
-      if ready[i] then
-        superseded[#superseded + 1] = item
-      end
-    end
-    if #superseded > 0 then
-      redis.call('ZREM', WAITING, unpack(superseded))
-      redis.call('HDEL', ORDER, unpack(superseded))
+-- An add supersedes a waiting entry: drops the entries of the items whose ready time is given.
+local function supersede(items, ready)
+  local superseded = {}
+  for i, item in ipairs(items) do
+    if ready[i] then
+      superseded[#superseded + 1] = item
     end
   end
-  if exists(PRIO) then
-    -- These adds have priority 0: an item present at a lower one is raised.
-    local prios = redis.call('HMGET', PRIO, unpack(items))
-    for i, item in ipairs(items) do
-      if prios[i] and tonumber(prios[i]) < 0 then
-        levels().prioritize(item, 0, '')
-      end
-    end
+  if #superseded > 0 then
+    redis.call('ZREM', WAITING, unpack(superseded))
+    redis.call('HDEL', ORDER, unpack(superseded))
   end
-  local dirty = redis.call('HMGET', DIRTY, unpack(items))
-  local inFlight = redis.call('HMGET', INFLIGHT, unpack(items))
+end
+
+-- Marks the items dirty (dedup while dirty, and within the batch), queues those not in flight
+-- (an item in flight runs again after its done), and appends each add's result. dirty and
+-- inFlight are the items' fields of DIRTY and INFLIGHT as they are now.
+local function markDirtyAll(items, dirty, inFlight)
   local marked, marks, pushed = {}, {}, {}
   for i, item in ipairs(items) do
     if dirty[i] or marked[item] then
@@ -85,6 +72,28 @@ if addCount > 0 then
   enqueueAll(pushed, false)
 end
 
+-- Adds (client-go's add): an add supersedes a waiting entry; dedup while dirty; an item in
+-- flight is only marked, and runs again after its done.
+if addCount > 0 then
+  local items = {}
+  for i = 1, addCount do
+    items[i] = ARGV[8 + i]
+  end
+  if exists(WAITING) then
+    supersede(items, redis.call('ZMSCORE', WAITING, unpack(items)))
+  end
+  if exists(PRIO) then
+    -- These adds have priority 0: an item present at a lower one is raised.
+    local prios = redis.call('HMGET', PRIO, unpack(items))
+    for i, item in ipairs(items) do
+      if prios[i] and tonumber(prios[i]) < 0 then
+        levels().prioritize(item, 0, '')
+      end
+    end
+  end
+  markDirtyAll(items, redis.call('HMGET', DIRTY, unpack(items)), redis.call('HMGET', INFLIGHT, unpack(items)))
+end
+
 -- Adds with a priority (and fairness keys): the item's priority is raised, or taken by a new
 -- item, then the add as above. Distinct items (the usual batch) are read and written together;
 -- an item named twice makes the batch go one add at a time, so that the second sees the first.
@@ -105,7 +114,7 @@ if optionCount > 0 then
     local dirty = redis.call('HMGET', DIRTY, unpack(items))
     local inFlight = redis.call('HMGET', INFLIGHT, unpack(items))
     local waiting = exists(WAITING) and redis.call('ZMSCORE', WAITING, unpack(items)) or {}
-    local newPrios, newKeys, superseded, marks, pushed = {}, {}, {}, {}, {}
+    local newPrios, newKeys = {}, {}
     for k, item in ipairs(items) do
       if dirty[k] or inFlight[k] or waiting[k] then
         levels().prioritize(item, prios[k], keys[k])
@@ -119,19 +128,6 @@ if optionCount > 0 then
           newKeys[#newKeys + 1] = keys[k]
         end
       end
-      if waiting[k] then
-        superseded[#superseded + 1] = item
-      end
-      if dirty[k] then
-        result[#result + 1] = 0
-      else
-        marks[#marks + 1] = item
-        marks[#marks + 1] = nowText
-        if not inFlight[k] then
-          pushed[#pushed + 1] = item
-        end
-        result[#result + 1] = 1
-      end
     end
     if #newPrios > 0 then
       redis.call('HSET', PRIO, unpack(newPrios))
@@ -141,21 +137,9 @@ if optionCount > 0 then
       redis.call('HSET', FAIR, unpack(newKeys))
       present[FAIR] = true
     end
-    if #superseded > 0 then
-      redis.call('ZREM', WAITING, unpack(superseded))
-      redis.call('HDEL', ORDER, unpack(superseded))
-    end
-    if #marks > 0 then
-      redis.call('HSET', DIRTY, unpack(marks))
-      if exists(PARKED) then
-        local unparked = {}
-        for i = 1, #marks, 2 do
-          unparked[#unparked + 1] = marks[i]
-        end
-        redis.call('HDEL', PARKED, unpack(unparked))
-      end
-    end
-    enqueueAll(pushed, false)
+    -- prioritize writes neither DIRTY nor INFLIGHT: what was read above still holds.
+    supersede(items, waiting)
+    markDirtyAll(items, dirty, inFlight)
   end
 end
 
