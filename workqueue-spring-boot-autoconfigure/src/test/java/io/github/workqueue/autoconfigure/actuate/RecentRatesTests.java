@@ -2,6 +2,8 @@ package io.github.workqueue.autoconfigure.actuate;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -94,6 +96,51 @@ class RecentRatesTests {
 		this.rates.sample(2_000);
 		assertThat(this.rates.since("orders", 0)).singleElement()
 			.satisfies((sample) -> assertThat(sample.addsPerSecond()).isCloseTo(1.0, within(1e-9)));
+	}
+
+	@Test
+	void readersShouldOnlySeeWholeHistoriesInTimeOrderWhileSamplesAreTaken() throws Exception {
+		AtomicBoolean sampling = new AtomicBoolean(true);
+		AtomicReference<String> violation = new AtomicReference<>();
+		Thread sampler = new Thread(() -> {
+			for (long time = 0; time <= 200_000; time += 2_000) {
+				this.queue.add("item-" + time);
+				this.rates.sample(time);
+			}
+			sampling.set(false);
+		});
+		Thread[] readers = new Thread[2];
+		for (int r = 0; r < readers.length; r++) {
+			readers[r] = new Thread(() -> {
+				while (sampling.get()) {
+					List<RateSample> seen;
+					try {
+						seen = this.rates.since("orders", 0);
+					}
+					catch (RuntimeException ex) {
+						violation.set("read failed: " + ex);
+						return;
+					}
+					for (int i = 1; i < seen.size(); i++) {
+						if (seen.get(i).time() <= seen.get(i - 1).time()) {
+							violation.set("out of order: " + seen);
+						}
+					}
+					if (seen.size() > 3) {
+						violation.set("more than the history: " + seen.size());
+					}
+				}
+			});
+			readers[r].start();
+		}
+		sampler.start();
+		sampler.join();
+		for (Thread reader : readers) {
+			reader.join();
+		}
+		assertThat(violation.get()).isNull();
+		assertThat(this.rates.since("orders", 0)).extracting(RateSample::time)
+			.containsExactly(196_000L, 198_000L, 200_000L);
 	}
 
 	@Test
