@@ -139,8 +139,14 @@ public class WorkQueuesEndpoint {
 		SharedDescriptor shared = SharedQueueView.describe(queue);
 		List<RateSample> recent = (since != null && this.recentRates != null) ? this.recentRates.since(name, since)
 				: null;
-		return new QueueDescriptor((shared != null) ? "redis" : "memory", queue.len(), queue.lenByPriority(),
-				queue.lenByFairnessKey(), queue.waitingLen(), queue.isShuttingDown(), count("workqueue.adds", name),
+		// A Redis queue's depth and waiting are in the figures just read, in one script:
+		// asking
+		// len() and waitingLen() again would cost two more round trips per queue and
+		// read.
+		int depth = (shared != null) ? (int) shared.queued() : queue.len();
+		int waiting = (shared != null) ? (int) shared.waiting() : queue.waitingLen();
+		return new QueueDescriptor((shared != null) ? "redis" : "memory", depth, queue.lenByPriority(),
+				queue.lenByFairnessKey(), waiting, queue.isShuttingDown(), count("workqueue.adds", name),
 				completions(name), count("workqueue.retries", name), queue.rateLimiter().toString(), workers, shared,
 				recent);
 	}
