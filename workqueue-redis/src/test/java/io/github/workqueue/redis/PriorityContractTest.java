@@ -186,6 +186,27 @@ class PriorityContractTest {
 	}
 
 	@Test
+	void itemsWithFewerKeysShouldBeAGroupBesideTheirSiblingKeys() throws InterruptedException {
+		// Every segment but the last is a key: "4" has none, "a/2" one, "a/x/1" two.
+		RateLimitingQueue<String> queue = queue(
+				(item) -> List.of(item.split("/")).subList(0, item.split("/").length - 1));
+		queue.add("a/x/1");
+		queue.add("a/2");
+		queue.add("a/x/3");
+		queue.add("b/1");
+		queue.add("4");
+		queue.add("a/5");
+		assertThat(queue.lenByFairnessKey()).containsOnly(Map.entry("a", 4), Map.entry("b", 1));
+		// Top level: a, b, then the keyless group; under a: x, then a's own items.
+		assertTakenInOrder(queue, "a/x/1", "b/1", "4", "a/2", "a/x/3", "a/5");
+		// The groups of items with fewer keys arriving first take their turns first.
+		for (String item : List.of("4", "a/2", "a/x/1", "a/x/3", "b/1", "a/5")) {
+			queue.add(item);
+		}
+		assertTakenInOrder(queue, "4", "a/2", "b/1", "a/x/1", "a/5", "a/x/3");
+	}
+
+	@Test
 	void fairnessShouldComeAfterPriority() throws InterruptedException {
 		RateLimitingQueue<String> queue = queue((item) -> List.of(item.substring(0, item.indexOf('/'))));
 		queue.add("a/1");

@@ -151,7 +151,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		this.defaultPriority = defaultPriority;
 		this.fairness = fairness;
 		this.fifoPriority = defaultPriority;
-		this.levels = (fairness != null) ? new PriorityLevels<>(true) : null;
+		this.levels = (fairness != null) ? new PriorityLevels<>() : null;
 		this.clock = clock;
 		this.metrics = QueueMetrics.create(name, metricsProvider, defaultPriority);
 		this.unfinishedWorkPeriodNanos = Nanos.of(unfinishedWorkUpdatePeriod);
@@ -285,7 +285,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	 * @return the levels
 	 */
 	private PriorityLevels<T> prioritizeLocked() {
-		PriorityLevels<T> ready = new PriorityLevels<>(false);
+		PriorityLevels<T> ready = new PriorityLevels<>();
 		for (QueueEntry<T> entry : this.fifo) {
 			ready.add(slotOf(entry));
 		}

@@ -7,26 +7,29 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A node of one priority's fairness tree. An inner node has one child per fairness key of
- * its level that has ready items below it, in {@link #turns}, the round-robin order: the
- * child at the head is served next, and a served child goes to the back (or leaves, when
- * it has nothing left). A leaf holds the ready items of one path of keys, in the order
- * they became ready: items arrive in that order, except an item raised from a lower
- * priority, which keeps its older sequence; so a leaf appends in-order arrivals to a
- * deque (no sift) and keeps the others in a {@link ReadyHeap}, and takes the older of the
- * two heads. A slot raised out of a leaf leaves its deque reference behind, skipped when
- * it reaches the head (it no longer names this leaf, and since its priority only grows it
- * never comes back). The leaf of an item is reached by its keys and then one more step,
- * to the {@linkplain #end end child}, so that items with fewer keys than others have a
- * leaf of their own beside their siblings' subtrees. Without fairness a priority's tree
- * is a single leaf.
+ * A node of one priority's fairness tree, reached from the root by a path of fairness
+ * keys. A node holds the ready items whose keys end at it (its own items) and has one
+ * child per next key that has ready items below it. Its own items form one group beside
+ * its children: {@link #turns}, the round-robin order, holds the children and the node
+ * itself (standing for its own items); the entry at the head is served next, and a served
+ * entry goes to the back (or leaves, when it has nothing left). A node that never had a
+ * child has no turns and serves its own items alone; without fairness a priority's tree
+ * is that single node.
  *
  * <p>
- * <b>Invariants.</b> {@link #size} is the number of ready items below the node; a child
- * is in {@link #children} and {@link #turns} exactly when its size is positive, at most
- * once. In a leaf, each slot that names it is once in {@link #inOrder} (which is in
- * increasing sequence) or in {@link #late}; {@link #inOrder} may also hold slots that no
- * longer name it.
+ * Own items leave in the order they became ready: they arrive in that order, except an
+ * item raised from a lower priority, which keeps its older sequence; so a node links
+ * in-order arrivals into a list through the slots (no sift, no array) and keeps the
+ * others in a {@link ReadyHeap}, and takes the older of the two heads.
+ *
+ * <p>
+ * <b>Invariants.</b> {@link #size} is the number of ready items at and below the node,
+ * {@link #ownSize} the number of its own. A child is in {@link #children} and
+ * {@link #turns} exactly when its size is positive, at most once; the node is in its own
+ * {@link #turns} (when it has turns) exactly when {@link #ownSize} is positive. The slots
+ * that name the node as their {@link ReadySlot#leaf} are exactly those of the list from
+ * {@link #first} (linked by {@link ReadySlot#next}, in increasing sequence, with
+ * {@link ReadySlot#previous} back) and those of {@link #late}, each once.
  *
  * <p>
  * <b>Concurrency.</b> Not thread-safe; guarded by the owning queue's lock.
@@ -35,122 +38,171 @@ import org.jspecify.annotations.Nullable;
  */
 final class FairNode<T> {
 
-	final @Nullable FairNode<T> parent;
+	private final @Nullable FairNode<T> parent;
 
-	/** Its key in its parent; null for the root and for end children. */
-	final @Nullable String key;
+	/** Its key in its parent; null for the root. */
+	private final @Nullable String key;
 
-	/** Inner nodes: children by key, the end child, and the order they are served in. */
-	private final @Nullable HashMap<String, FairNode<T>> children;
+	/** Children by key, made with the first child. */
+	private @Nullable HashMap<String, FairNode<T>> children;
 
-	private @Nullable FairNode<T> end;
+	/** The order children and own items are served in, made with the first child. */
+	private @Nullable ArrayDeque<FairNode<T>> turns;
 
-	private final @Nullable ArrayDeque<FairNode<T>> turns;
+	/** The first and last of the own items that arrived in sequence order. */
+	private @Nullable ReadySlot<T> first;
 
-	/** Leaves: the items that arrived in sequence order. */
-	private final @Nullable ArrayDeque<ReadySlot<T>> inOrder;
+	private @Nullable ReadySlot<T> last;
 
-	/** Leaves: the items that arrived with an older sequence than the last appended. */
-	private final @Nullable ReadyHeap<T> late;
+	/** Own items that arrived with an older sequence than the last appended. */
+	private @Nullable ReadyHeap<T> late;
 
-	/** Leaves: the sequence of the last slot appended to {@link #inOrder}. */
+	/** The sequence of the last slot appended to the in-order list. */
 	private long lastAppended = Long.MIN_VALUE;
 
 	int size;
 
-	private FairNode(@Nullable FairNode<T> parent, @Nullable String key, boolean leaf) {
+	private int ownSize;
+
+	private FairNode(@Nullable FairNode<T> parent, @Nullable String key) {
 		this.parent = parent;
 		this.key = key;
-		this.children = leaf ? null : new HashMap<>();
-		this.turns = leaf ? null : new ArrayDeque<>();
-		this.inOrder = leaf ? new ArrayDeque<>() : null;
-		this.late = leaf ? new ReadyHeap<>() : null;
 	}
 
-	static <T> FairNode<T> root(boolean fair) {
-		return new FairNode<>(null, null, !fair);
+	static <T> FairNode<T> root() {
+		return new FairNode<>(null, null);
 	}
 
 	/**
-	 * Queues the slot under this node, by its keys from the given depth on.
+	 * Queues the slot under this root node, following its keys.
 	 * @param slot the slot, with its sequence set
-	 * @param depth how many of its keys lead to this node
 	 */
-	void add(ReadySlot<T> slot, int depth) {
-		this.size++;
-		if (this.inOrder != null) {
-			slot.leaf = this;
-			if (slot.sequence > this.lastAppended) {
-				this.inOrder.addLast(slot);
-				this.lastAppended = slot.sequence;
-			}
-			else {
-				this.late.add(slot);
-			}
-			return;
+	void add(ReadySlot<T> slot) {
+		FairNode<T> node = this;
+		int depth = 0;
+		int depthOfOwn = slot.keys.size();
+		while (depth < depthOfOwn) {
+			node.size++;
+			node = node.childFor(slot.keys.get(depth++));
 		}
-		boolean last = depth == slot.keys.size();
-		String childKey = last ? null : slot.keys.get(depth);
-		FairNode<T> child = last ? this.end : this.children.get(childKey);
+		node.size++;
+		node.addOwn(slot);
+	}
+
+	private FairNode<T> childFor(String childKey) {
+		HashMap<String, FairNode<T>> byKey = this.children;
+		if (byKey == null) {
+			byKey = new HashMap<>();
+			this.children = byKey;
+			this.turns = new ArrayDeque<>();
+			if (this.ownSize > 0) {
+				this.turns.addLast(this);
+			}
+		}
+		FairNode<T> child = byKey.get(childKey);
 		if (child == null) {
-			child = new FairNode<>(this, childKey, last);
-			if (last) {
-				this.end = child;
-			}
-			else {
-				this.children.put(childKey, child);
-			}
+			child = new FairNode<>(this, childKey);
+			byKey.put(childKey, child);
 			this.turns.addLast(child);
 		}
-		child.add(slot, depth + 1);
+		return child;
+	}
+
+	private void addOwn(ReadySlot<T> slot) {
+		slot.leaf = this;
+		if (++this.ownSize == 1 && this.turns != null) {
+			this.turns.addLast(this);
+		}
+		if (slot.sequence > this.lastAppended) {
+			ReadySlot<T> tail = this.last;
+			slot.previous = tail;
+			if (tail == null) {
+				this.first = slot;
+			}
+			else {
+				tail.next = slot;
+			}
+			this.last = slot;
+			this.lastAppended = slot.sequence;
+		}
+		else {
+			if (this.late == null) {
+				this.late = new ReadyHeap<>();
+			}
+			this.late.add(slot);
+		}
 	}
 
 	/**
-	 * Takes the next item below this node: the first item of the leaf reached by taking
-	 * each level's next child, which then goes to the back of its level.
+	 * Takes the next item below this root node: each level serves the entry at the head
+	 * of its turns, which then goes to the back, down to a node's own items, of which it
+	 * takes the first.
 	 * @return the slot, no longer queued
 	 */
 	ReadySlot<T> poll() {
-		this.size--;
-		if (this.inOrder != null) {
-			ReadySlot<T> slot = pollLeaf();
-			slot.leaf = null;
-			return slot;
+		FairNode<T> node = this;
+		for (;;) {
+			node.size--;
+			ArrayDeque<FairNode<T>> order = node.turns;
+			if (order == null) {
+				return node.pollOwn();
+			}
+			FairNode<T> next = order.pollFirst();
+			if (next == node) {
+				ReadySlot<T> slot = node.pollOwn();
+				if (node.ownSize > 0) {
+					order.addLast(node);
+				}
+				return slot;
+			}
+			if (next.size > 1) {
+				order.addLast(next);
+			}
+			else {
+				node.children.remove(next.key);
+			}
+			node = next;
 		}
-		FairNode<T> next = this.turns.pollFirst();
-		ReadySlot<T> slot = next.poll();
-		if (next.size > 0) {
-			this.turns.addLast(next);
+	}
+
+	private ReadySlot<T> pollOwn() {
+		this.ownSize--;
+		ReadySlot<T> head = this.first;
+		ReadySlot<T> older = (this.late != null) ? this.late.peek() : null;
+		ReadySlot<T> slot;
+		if (head == null || (older != null && older.sequence < head.sequence)) {
+			slot = this.late.poll();
 		}
 		else {
-			forget(next);
+			slot = head;
+			unlink(head);
 		}
+		slot.leaf = null;
 		return slot;
 	}
 
-	private ReadySlot<T> pollLeaf() {
-		ReadySlot<T> head;
-		while ((head = this.inOrder.peekFirst()) != null && head.leaf != this) {
-			this.inOrder.pollFirst();
-		}
-		ReadySlot<T> older = this.late.peek();
-		if (head == null || (older != null && older.sequence < head.sequence)) {
-			return this.late.poll();
-		}
-		return this.inOrder.pollFirst();
-	}
-
-	private void forget(FairNode<T> child) {
-		if (child.key == null) {
-			this.end = null;
+	private void unlink(ReadySlot<T> slot) {
+		ReadySlot<T> before = slot.previous;
+		ReadySlot<T> after = slot.next;
+		if (before == null) {
+			this.first = after;
 		}
 		else {
-			this.children.remove(child.key);
+			before.next = after;
 		}
+		if (after == null) {
+			this.last = before;
+		}
+		else {
+			after.previous = before;
+		}
+		slot.previous = null;
+		slot.next = null;
 	}
 
 	/**
-	 * Takes a queued slot out of its leaf, keeping every other node's place in its turns.
+	 * Takes a queued slot out of its node, keeping every other entry's place in the
+	 * turns.
 	 * @param slot a slot queued under this tree
 	 */
 	static <T> void remove(ReadySlot<T> slot) {
@@ -158,19 +210,25 @@ final class FairNode<T> {
 		if (slot.heapIndex >= 0) {
 			node.late.remove(slot);
 		}
+		else {
+			node.unlink(slot);
+		}
 		slot.leaf = null;
+		if (--node.ownSize == 0 && node.turns != null) {
+			node.turns.remove(node);
+		}
 		for (; node != null; node = node.parent) {
 			node.size--;
-			FairNode<T> parent = node.parent;
-			if (node.size == 0 && parent != null) {
-				parent.turns.remove(node);
-				parent.forget(node);
+			FairNode<T> up = node.parent;
+			if (node.size == 0 && up != null) {
+				up.turns.remove(node);
+				up.children.remove(node.key);
 			}
 		}
 	}
 
 	/**
-	 * Counts the ready items under each keyed child of this node.
+	 * Counts the ready items under each child of this node.
 	 * @param counts where to add them, by key
 	 */
 	void countChildren(Map<String, Integer> counts) {

@@ -25,9 +25,19 @@ import org.jspecify.annotations.Nullable;
  */
 final class PriorityLevels<T> {
 
+	private static final int RECENT = 8;
+
 	private final TreeMap<Integer, FairNode<T>> levels = new TreeMap<>(Collections.reverseOrder());
 
-	private final boolean fair;
+	/**
+	 * Trees of recently used priorities, by priority modulo {@link #RECENT}, with
+	 * {@link #recentPriorities}: a priority's tree without a map lookup. An entry is the
+	 * tree in {@link #levels} of its priority, or null.
+	 */
+	@SuppressWarnings("unchecked")
+	private final @Nullable FairNode<T>[] recentTrees = (FairNode<T>[]) new FairNode<?>[RECENT];
+
+	private final int[] recentPriorities = new int[RECENT];
 
 	private long nextSequence;
 
@@ -37,10 +47,6 @@ final class PriorityLevels<T> {
 	private @Nullable FairNode<T> top;
 
 	private int topPriority;
-
-	PriorityLevels(boolean fair) {
-		this.fair = fair;
-	}
 
 	int size() {
 		return this.size;
@@ -64,28 +70,51 @@ final class PriorityLevels<T> {
 	void raise(ReadySlot<T> slot, int from) {
 		FairNode.remove(slot);
 		this.size--;
-		if (this.levels.get(from).size == 0) {
-			this.levels.remove(from);
-			if (from == this.topPriority) {
-				findTop();
-			}
+		if (treeOf(from).size == 0) {
+			removeTree(from);
 		}
 		place(slot);
 	}
 
 	private void place(ReadySlot<T> slot) {
-		int priority = slot.entry.priority;
-		FairNode<T> root = this.levels.get(priority);
+		treeOf(slot.entry.priority).add(slot);
+		this.size++;
+	}
+
+	/**
+	 * Returns the tree of a priority, made when it has none.
+	 * @param priority the priority
+	 * @return its tree
+	 */
+	private FairNode<T> treeOf(int priority) {
+		int index = priority & (RECENT - 1);
+		FairNode<T> root = this.recentTrees[index];
+		if (root != null && this.recentPriorities[index] == priority) {
+			return root;
+		}
+		root = this.levels.get(priority);
 		if (root == null) {
-			root = FairNode.root(this.fair);
+			root = FairNode.root();
 			this.levels.put(priority, root);
 			if (this.top == null || priority > this.topPriority) {
 				this.top = root;
 				this.topPriority = priority;
 			}
 		}
-		root.add(slot, 0);
-		this.size++;
+		this.recentTrees[index] = root;
+		this.recentPriorities[index] = priority;
+		return root;
+	}
+
+	private void removeTree(int priority) {
+		this.levels.remove(priority);
+		int index = priority & (RECENT - 1);
+		if (this.recentPriorities[index] == priority) {
+			this.recentTrees[index] = null;
+		}
+		if (priority == this.topPriority) {
+			findTop();
+		}
 	}
 
 	private void findTop() {
@@ -105,8 +134,7 @@ final class PriorityLevels<T> {
 		}
 		ReadySlot<T> slot = root.poll();
 		if (root.size == 0) {
-			this.levels.remove(this.topPriority);
-			findTop();
+			removeTree(this.topPriority);
 		}
 		this.size--;
 		return slot;

@@ -25,11 +25,16 @@ final class ReadySlot<T> {
 	/** When the item became ready, in the order of its level: smaller leaves first. */
 	long sequence;
 
-	/** Its index in {@link #leaf}'s heap, -1 when not queued. */
+	/** Its index in {@link #leaf}'s heap of late items, -1 when not in one. */
 	int heapIndex = -1;
 
-	/** The node whose heap holds it, null when it is not queued. */
+	/** The node it is queued at (whose own item it is), null when it is not queued. */
 	@Nullable FairNode<T> leaf;
+
+	/** Its neighbours in {@link #leaf}'s list of in-order items, null at the ends. */
+	@Nullable ReadySlot<T> previous;
+
+	@Nullable ReadySlot<T> next;
 
 	ReadySlot(QueueEntry<T> entry, List<String> keys) {
 		this.entry = entry;

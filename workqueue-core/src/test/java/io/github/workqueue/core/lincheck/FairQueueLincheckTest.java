@@ -4,7 +4,8 @@ import io.github.workqueue.core.WorkQueueBuilder;
 
 /**
  * {@link PriorityQueueLincheckTest} on a queue with two levels of fairness keys, against
- * {@link FairQueueModel}: the round-robin turns at both levels race every operation.
+ * {@link FairQueueModel}: the round-robin turns at both levels, between keys and between
+ * a node's own items and its child, race every operation.
  */
 public class FairQueueLincheckTest extends PriorityQueueLincheckTest {
 
