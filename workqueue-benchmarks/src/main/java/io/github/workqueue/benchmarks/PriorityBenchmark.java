@@ -42,6 +42,12 @@ public class PriorityBenchmark {
 	private static final AddOptions[] PRIORITIES = { AddOptions.priority(-1), AddOptions.priority(0),
 			AddOptions.priority(1) };
 
+	/**
+	 * The tenants' names, made once: a user's extractor reads an item's tenant, it does
+	 * not format one.
+	 */
+	private static final String[] TENANTS = tenants(16);
+
 	@Param({ "false", "true" })
 	public boolean metrics;
 
@@ -57,8 +63,16 @@ public class PriorityBenchmark {
 	public void setUp() {
 		this.fifo = builder().buildRateLimiting();
 		this.priorities = builder().buildRateLimiting();
-		this.prioritiesAndFairness = builder().fairness((Integer key) -> List.of(Integer.toString(key & 15)))
+		this.prioritiesAndFairness = builder().fairness((Integer key) -> List.of(TENANTS[key & 15]))
 			.buildRateLimiting();
+	}
+
+	private static String[] tenants(int count) {
+		String[] names = new String[count];
+		for (int i = 0; i < count; i++) {
+			names[i] = "tenant-" + i;
+		}
+		return names;
 	}
 
 	private WorkQueueBuilder builder() {
