@@ -14,8 +14,10 @@ import org.jspecify.annotations.Nullable;
  * Called on adds (every add but a duplicate of a queued item), under the queue's lock
  * (memory) or before the add's round trip (Redis); the keys of the add that made the item
  * present are the ones kept. It must be quick, must not call back into a queue, and must
- * give the same keys for equal items. Items may have different numbers of keys; an empty
- * list puts the item in a group of its own at the top level.
+ * give the same keys for equal items. Items may have different numbers of keys: the items
+ * whose keys end at a level form one group of their own there, served in turn beside that
+ * level's keys (an empty list: a group at the top level; {@code [tenant]} beside the
+ * namespaces of that tenant's items that have {@code [tenant, namespace]}).
  *
  * @param <T> the item type
  */
