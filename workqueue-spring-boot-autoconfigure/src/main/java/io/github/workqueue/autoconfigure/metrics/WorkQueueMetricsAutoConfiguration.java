@@ -1,6 +1,7 @@
 package io.github.workqueue.autoconfigure.metrics;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.config.MeterFilter;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -27,6 +28,20 @@ public final class WorkQueueMetricsAutoConfiguration {
 	@ConditionalOnMissingBean(MetricsProvider.class)
 	MicrometerMetricsProvider workQueueMetricsProvider(MeterRegistry registry) {
 		return new MicrometerMetricsProvider(registry);
+	}
+
+	/**
+	 * Drops the bucket gauges that registries which show a timer's buckets as gauges (the
+	 * simple registry, for one) would give one name twice: they write {@code le} with six
+	 * decimals, so client-go's 10 ns and 100 ns buckets both read {@code le=0}, and the
+	 * second registration is refused with a warning at startup. Prometheus keeps every
+	 * bucket: its histograms are not gauges.
+	 * @return the filter, applied by Spring Boot to every registry
+	 */
+	@Bean
+	MeterFilter workQueueSubMicrosecondBucketGauges() {
+		return MeterFilter.deny((id) -> id.getName().startsWith("workqueue.") && id.getName().endsWith(".histogram")
+				&& "0".equals(id.getTag("le")));
 	}
 
 	@Bean
