@@ -38,15 +38,22 @@ local PRIO, FAIR, LEVELS, COUNT = QUEUE .. ':prio', QUEUE .. ':fair', QUEUE .. '
 
 -- Whether a key exists, asked once per script and then kept up to date by the functions
 -- below that write it: most items are never waiting, parked or expired, so the commands that
--- would clean them up are skipped while their key is absent. The three keys of priorities and
--- fairness are asked together first: a queue that uses neither pays one command per script.
+-- would clean them up are skipped while their key is absent. A key taken for present that a
+-- command of this script emptied costs a command that finds nothing, never a skipped one. The
+-- three keys of priorities and fairness are asked together first: a queue that uses neither
+-- pays one command per script, and one that uses both with items ready, one too.
 local present = {}
 local plain = nil
 local function exists(key)
   if present[key] == nil then
     if key == PRIO or key == FAIR or key == LEVELS then
       if plain == nil then
-        plain = redis.call('EXISTS', PRIO, FAIR, LEVELS) == 0
+        local found = redis.call('EXISTS', PRIO, FAIR, LEVELS)
+        plain = found == 0
+        if found == 3 then
+          present[PRIO], present[FAIR], present[LEVELS] = true, true, true
+          return true
+        end
       end
       if plain then
         present[key] = false
