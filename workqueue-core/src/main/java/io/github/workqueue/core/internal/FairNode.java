@@ -1,6 +1,5 @@
 package io.github.workqueue.core.internal;
 
-import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -10,11 +9,18 @@ import org.jspecify.annotations.Nullable;
  * A node of one priority's fairness tree, reached from the root by a path of fairness
  * keys. A node holds the ready items whose keys end at it (its own items) and has one
  * child per next key that has ready items below it. Its own items form one group beside
- * its children: {@link #turns}, the round-robin order, holds the children and the node
- * itself (standing for its own items); the entry at the head is served next, and a served
- * entry goes to the back (or leaves, when it has nothing left). A node that never had a
- * child has no turns and serves its own items alone; without fairness a priority's tree
- * is that single node.
+ * its children: the turns, the round-robin order, hold the children and the node itself
+ * (standing for its own items); the entry at the head is served next, and a served entry
+ * goes to the back (or leaves, when it has nothing left). A node that never had a child
+ * has no turns and serves its own items alone; without fairness a priority's tree is that
+ * single node.
+ *
+ * <p>
+ * The turns are a ring linked through the entries, with no array: {@link #lastTurn} is
+ * the entry served last (the back), and the one after it is the head, so that sending the
+ * head to the back is one write. A child links to the entry after it by {@link #nextTurn}
+ * (its place in its parent's ring), the node itself by {@link #afterOwn} (its own items'
+ * place in its own ring); {@link #after(FairNode)} reads the right one.
  *
  * <p>
  * Own items leave in the order they became ready: they arrive in that order, except an
@@ -24,12 +30,14 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>
  * <b>Invariants.</b> {@link #size} is the number of ready items at and below the node,
- * {@link #ownSize} the number of its own. A child is in {@link #children} and
- * {@link #turns} exactly when its size is positive, at most once; the node is in its own
- * {@link #turns} (when it has turns) exactly when {@link #ownSize} is positive. The slots
- * that name the node as their {@link ReadySlot#leaf} are exactly those of the list from
- * {@link #first} (linked by {@link ReadySlot#next}, in increasing sequence, with
- * {@link ReadySlot#previous} back) and those of {@link #late}, each once.
+ * {@link #ownSize} the number of its own. A child is in {@link #children} and the turns
+ * exactly when its size is positive, at most once; the node is in its own turns (when it
+ * has children) exactly when {@link #ownSize} is positive; {@link #lastTurn} is null
+ * exactly when the turns are empty, and following {@link #after(FairNode)} from it visits
+ * every entry once and comes back to it. The slots that name the node as their
+ * {@link ReadySlot#leaf} are exactly those of the list from {@link #first} (linked by
+ * {@link ReadySlot#next}, in increasing sequence, with {@link ReadySlot#previous} back)
+ * and those of {@link #late}, each once.
  *
  * <p>
  * <b>Concurrency.</b> Not thread-safe; guarded by the owning queue's lock.
@@ -46,8 +54,17 @@ final class FairNode<T> {
 	/** Children by key, made with the first child. */
 	private @Nullable HashMap<String, FairNode<T>> children;
 
-	/** The order children and own items are served in, made with the first child. */
-	private @Nullable ArrayDeque<FairNode<T>> turns;
+	/**
+	 * The entry of its turns served last; null when the turns are empty (always, until
+	 * the first child).
+	 */
+	private @Nullable FairNode<T> lastTurn;
+
+	/** The entry after this one in its parent's turns, while it is in them. */
+	private @Nullable FairNode<T> nextTurn;
+
+	/** The entry after its own items in its own turns, while they are in them. */
+	private @Nullable FairNode<T> afterOwn;
 
 	/** The first and last of the own items that arrived in sequence order. */
 	private @Nullable ReadySlot<T> first;
@@ -94,24 +111,23 @@ final class FairNode<T> {
 		if (byKey == null) {
 			byKey = new HashMap<>();
 			this.children = byKey;
-			this.turns = new ArrayDeque<>();
 			if (this.ownSize > 0) {
-				this.turns.addLast(this);
+				appendTurn(this);
 			}
 		}
 		FairNode<T> child = byKey.get(childKey);
 		if (child == null) {
 			child = new FairNode<>(this, childKey);
 			byKey.put(childKey, child);
-			this.turns.addLast(child);
+			appendTurn(child);
 		}
 		return child;
 	}
 
 	private void addOwn(ReadySlot<T> slot) {
 		slot.leaf = this;
-		if (++this.ownSize == 1 && this.turns != null) {
-			this.turns.addLast(this);
+		if (++this.ownSize == 1 && this.children != null) {
+			appendTurn(this);
 		}
 		if (slot.sequence > this.lastAppended) {
 			ReadySlot<T> tail = this.last;
@@ -143,22 +159,26 @@ final class FairNode<T> {
 		FairNode<T> node = this;
 		for (;;) {
 			node.size--;
-			ArrayDeque<FairNode<T>> order = node.turns;
-			if (order == null) {
+			if (node.children == null) {
 				return node.pollOwn();
 			}
-			FairNode<T> next = order.pollFirst();
+			FairNode<T> back = node.lastTurn;
+			FairNode<T> next = node.after(back);
 			if (next == node) {
 				ReadySlot<T> slot = node.pollOwn();
 				if (node.ownSize > 0) {
-					order.addLast(node);
+					node.lastTurn = next;
+				}
+				else {
+					node.dropHead(back, next);
 				}
 				return slot;
 			}
 			if (next.size > 1) {
-				order.addLast(next);
+				node.lastTurn = next;
 			}
 			else {
+				node.dropHead(back, next);
 				node.children.remove(next.key);
 			}
 			node = next;
@@ -214,16 +234,79 @@ final class FairNode<T> {
 			node.unlink(slot);
 		}
 		slot.leaf = null;
-		if (--node.ownSize == 0 && node.turns != null) {
-			node.turns.remove(node);
+		if (--node.ownSize == 0 && node.children != null) {
+			node.removeTurn(node);
 		}
 		for (; node != null; node = node.parent) {
 			node.size--;
 			FairNode<T> up = node.parent;
 			if (node.size == 0 && up != null) {
-				up.turns.remove(node);
+				up.removeTurn(node);
 				up.children.remove(node.key);
 			}
+		}
+	}
+
+	/**
+	 * Returns the entry after one in this node's turns.
+	 * @param entry an entry of its turns: a child, or the node for its own items
+	 * @return the entry after it (itself when it is alone)
+	 */
+	private FairNode<T> after(FairNode<T> entry) {
+		return (entry == this) ? entry.afterOwn : entry.nextTurn;
+	}
+
+	private void link(FairNode<T> entry, FairNode<T> following) {
+		if (entry == this) {
+			entry.afterOwn = following;
+		}
+		else {
+			entry.nextTurn = following;
+		}
+	}
+
+	/**
+	 * Puts an entry at the back of this node's turns.
+	 * @param entry a child, or the node for its own items; not in the turns
+	 */
+	private void appendTurn(FairNode<T> entry) {
+		FairNode<T> back = this.lastTurn;
+		if (back == null) {
+			link(entry, entry);
+		}
+		else {
+			link(entry, after(back));
+			link(back, entry);
+		}
+		this.lastTurn = entry;
+	}
+
+	/**
+	 * Takes the head out of this node's turns.
+	 * @param back the entry served last
+	 * @param head the entry after it
+	 */
+	private void dropHead(FairNode<T> back, FairNode<T> head) {
+		if (head == back) {
+			this.lastTurn = null;
+		}
+		else {
+			link(back, after(head));
+		}
+	}
+
+	/**
+	 * Takes an entry out of this node's turns, wherever it is, keeping the others' order.
+	 * @param entry an entry of its turns
+	 */
+	private void removeTurn(FairNode<T> entry) {
+		FairNode<T> before = this.lastTurn;
+		while (after(before) != entry) {
+			before = after(before);
+		}
+		dropHead(before, entry);
+		if (this.lastTurn == entry) {
+			this.lastTurn = before;
 		}
 	}
 
