@@ -46,10 +46,14 @@ public interface FairnessKeyExtractor<T> {
 		}
 		List<String> keys = extractor.keysOf(item);
 		if (keys == null) {
-			throw new IllegalStateException("fairness key extractor of workqueue '" + queueName + "' returned null for "
-					+ item + "; return an empty list for no key");
+			throw nullKeys(item, queueName);
 		}
 		return List.copyOf(keys);
+	}
+
+	private static IllegalStateException nullKeys(Object item, String queueName) {
+		return new IllegalStateException("fairness key extractor of workqueue '" + queueName + "' returned null for "
+				+ item + "; return an empty list for no key");
 	}
 
 }

@@ -108,6 +108,19 @@ final class FairNode<T> {
 
 	private FairNode<T> childFor(String childKey) {
 		HashMap<String, FairNode<T>> byKey = this.children;
+		FairNode<T> child = (byKey != null) ? byKey.get(childKey) : null;
+		return (child != null) ? child : newChild(childKey);
+	}
+
+	/**
+	 * Makes the child of a key that has none, and puts it at the back of the turns; kept
+	 * apart from {@link #childFor(String)} so that the common path stays small enough for
+	 * the JIT to inline.
+	 * @param childKey the key
+	 * @return the new child
+	 */
+	private FairNode<T> newChild(String childKey) {
+		HashMap<String, FairNode<T>> byKey = this.children;
 		if (byKey == null) {
 			byKey = new HashMap<>();
 			this.children = byKey;
@@ -115,12 +128,9 @@ final class FairNode<T> {
 				appendTurn(this);
 			}
 		}
-		FairNode<T> child = byKey.get(childKey);
-		if (child == null) {
-			child = new FairNode<>(this, childKey);
-			byKey.put(childKey, child);
-			appendTurn(child);
-		}
+		FairNode<T> child = new FairNode<>(this, childKey);
+		byKey.put(childKey, child);
+		appendTurn(child);
 		return child;
 	}
 
@@ -142,11 +152,15 @@ final class FairNode<T> {
 			this.lastAppended = slot.sequence;
 		}
 		else {
-			if (this.late == null) {
-				this.late = new ReadyHeap<>();
-			}
-			this.late.add(slot);
+			addLate(slot);
 		}
+	}
+
+	private void addLate(ReadySlot<T> slot) {
+		if (this.late == null) {
+			this.late = new ReadyHeap<>();
+		}
+		this.late.add(slot);
 	}
 
 	/**
@@ -178,11 +192,20 @@ final class FairNode<T> {
 				node.lastTurn = next;
 			}
 			else {
-				node.dropHead(back, next);
-				node.children.remove(next.key);
+				node.dropLastChild(back, next);
 			}
 			node = next;
 		}
+	}
+
+	/**
+	 * Takes a child whose last item is being served out of the turns and the children.
+	 * @param back the entry served last
+	 * @param child the entry after it
+	 */
+	private void dropLastChild(FairNode<T> back, FairNode<T> child) {
+		dropHead(back, child);
+		this.children.remove(child.key);
 	}
 
 	private ReadySlot<T> pollOwn() {

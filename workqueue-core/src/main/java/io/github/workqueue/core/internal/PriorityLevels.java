@@ -92,7 +92,19 @@ final class PriorityLevels<T> {
 		if (root != null && this.recentPriorities[index] == priority) {
 			return root;
 		}
-		root = this.levels.get(priority);
+		return lookUpTree(priority);
+	}
+
+	/**
+	 * Returns the tree of a priority from the map, made when it has none, and remembers
+	 * it as recent; apart from {@link #treeOf(int)} so that its common path stays small
+	 * enough for the JIT to inline.
+	 * @param priority the priority
+	 * @return its tree
+	 */
+	private FairNode<T> lookUpTree(int priority) {
+		int index = priority & (RECENT - 1);
+		FairNode<T> root = this.levels.get(priority);
 		if (root == null) {
 			root = FairNode.root();
 			this.levels.put(priority, root);
