@@ -175,14 +175,17 @@ local function levels()
     countReady(priority, 1)
   end
 
-  -- Takes the next item of a priority: down the heads of the turns, then each served child goes
-  -- to the back of its level (or leaves it, empty); a node whose child stays active stays active,
-  -- and so do the nodes above it. Returns the item and whether the priority has none left.
+  -- Takes the next item of a priority: down the heads of the turns, each served child going to
+  -- the back of its level as it is read (one LMOVE, which returns it); then, from the leaf up, a
+  -- child left empty leaves its level from the back, where it just went. A node whose child stays
+  -- active stays active, and so do the nodes above it. Returns the item and whether the priority
+  -- has none left.
   local function treePop(priority)
     local path = {}
     local node = QUEUE .. ':t:' .. priority
     repeat
-      local seg = redis.call('LINDEX', node .. ':turns', 0)
+      local turns = node .. ':turns'
+      local seg = redis.call('LMOVE', turns, turns, 'LEFT', 'RIGHT')
       path[#path + 1] = node
       node = node .. '/' .. seg
     until seg == '$'
@@ -190,14 +193,12 @@ local function levels()
     activeNode[node] = nil
     local childActive = active(node, true)
     for i = #path, 1, -1 do
-      local turns = path[i] .. ':turns'
       if childActive then
-        redis.call('LMOVE', turns, turns, 'LEFT', 'RIGHT')
-      else
-        redis.call('LPOP', turns)
-        activeNode[path[i]] = nil
-        childActive = active(path[i], false)
+        break
       end
+      redis.call('RPOP', path[i] .. ':turns')
+      activeNode[path[i]] = nil
+      childActive = active(path[i], false)
     end
     countReady(priority, -1)
     if not childActive then
