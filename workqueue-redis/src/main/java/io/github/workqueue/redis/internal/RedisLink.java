@@ -10,7 +10,10 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import java.lang.System.Logger.Level;
+
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
@@ -18,6 +21,7 @@ import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisFunctionAsyncCommands;
 import io.lettuce.core.api.async.RedisHashAsyncCommands;
 import io.lettuce.core.api.async.RedisListAsyncCommands;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
@@ -26,6 +30,7 @@ import io.lettuce.core.api.sync.RedisListCommands;
 import io.lettuce.core.api.sync.RedisSortedSetCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
 import org.jspecify.annotations.Nullable;
 
@@ -36,6 +41,11 @@ import org.jspecify.annotations.Nullable;
  * Thread-safe.
  */
 public final class RedisLink implements AutoCloseable {
+
+	private static final System.Logger logger = System.getLogger(io.github.workqueue.redis.RedisQueue.class.getName());
+
+	/** The start of a server's reply to a call of a function that it does not have. */
+	private static final String FUNCTION_NOT_FOUND = "ERR Function not found";
 
 	private final Supplier<StatefulConnection<String, String>> connector;
 
@@ -48,6 +58,9 @@ public final class RedisLink implements AutoCloseable {
 	private volatile @Nullable Commands commands;
 
 	private boolean closed;
+
+	/** False once a server refused functions: scripts are sent instead, from then on. */
+	private volatile boolean functions = true;
 
 	private RedisLink(Supplier<StatefulConnection<String, String>> connector,
 			Function<StatefulConnection<String, String>, Commands> commands,
@@ -83,7 +96,8 @@ public final class RedisLink implements AutoCloseable {
 		return new RedisLink(() -> client.connect(StringCodec.UTF8), (connection) -> {
 			var typed = (StatefulRedisConnection<String, String>) connection;
 			var sync = typed.sync();
-			return new Commands(typed.async(), typed.async(), typed.async(), sync, sync, sync, connection.getTimeout());
+			return new Commands(typed.async(), typed.async(), () -> sync.functionLoad(ScriptLibrary.CODE, true),
+					typed.async(), typed.async(), sync, sync, sync, connection.getTimeout());
 		}, (connection) -> ((StatefulRedisConnection<String, String>) connection).async());
 	}
 
@@ -91,25 +105,41 @@ public final class RedisLink implements AutoCloseable {
 		return new RedisLink(() -> client.connect(StringCodec.UTF8), (connection) -> {
 			var typed = (StatefulRedisClusterConnection<String, String>) connection;
 			var sync = typed.sync();
-			return new Commands(typed.async(), typed.async(), typed.async(), sync, sync, sync, connection.getTimeout());
+			return new Commands(typed.async(), typed.async(), () -> loadOnEveryMaster(typed), typed.async(),
+					typed.async(), sync, sync, sync, connection.getTimeout());
 		}, (connection) -> ((StatefulRedisClusterConnection<String, String>) connection).async());
 	}
 
 	/**
-	 * Runs a script by its digest, sending its text once per server that does not know it
-	 * yet. Uninterruptible: a script may change the queue (grant a lease, end one), so
-	 * its reply is always awaited; an interrupt that comes meanwhile is kept for the
-	 * caller.
+	 * Loads the library on each master of the cluster: a function is kept by the master
+	 * that loaded it and its replicas only.
+	 */
+	private static void loadOnEveryMaster(StatefulRedisClusterConnection<String, String> connection) {
+		for (RedisClusterNode node : connection.getPartitions()) {
+			if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
+				connection.getConnection(node.getNodeId()).sync().functionLoad(ScriptLibrary.CODE, true);
+			}
+		}
+	}
+
+	/**
+	 * Runs a script: as a function of {@link ScriptLibrary}, loading the library on the
+	 * server first if it does not have it (a new server, or one restarted without
+	 * persistence); or, once a server refused functions (Redis before 7, or a user whose
+	 * ACL forbids them), by its digest, sending its text once per server that does not
+	 * know it yet. Uninterruptible: a script may change the queue (grant a lease, end
+	 * one), so its reply is always awaited; an interrupt that comes meanwhile is kept for
+	 * the caller.
 	 * @throws RedisCommandTimeoutException if no reply came within the connection's
 	 * timeout
 	 */
 	<R> R run(Script script, ScriptOutputType type, String[] keys, String... args) {
 		Commands current = commands();
 		try {
-			return await(current.scripting().evalsha(script.sha1(), type, keys, args), current.timeout());
+			return await(firstTry(current, script, type, keys, args), current.timeout());
 		}
-		catch (RedisNoScriptException ex) {
-			return await(current.scripting().eval(script.body(), type, keys, args), current.timeout());
+		catch (RedisException ex) {
+			return secondTry(current, ex, script, type, keys, args);
 		}
 	}
 
@@ -119,10 +149,68 @@ public final class RedisLink implements AutoCloseable {
 	 */
 	<R> Sent<R> send(Script script, ScriptOutputType type, String[] keys, String... args) {
 		Commands current = commands();
-		RedisFuture<R> reply = current.scripting().evalsha(script.sha1(), type, keys, args);
-		return new Sent<>(reply,
-				() -> await(current.scripting().eval(script.body(), type, keys, args), current.timeout()),
-				current.timeout());
+		RedisFuture<R> reply = firstTry(current, script, type, keys, args);
+		return new Sent<>(reply, (failure) -> secondTry(current, failure, script, type, keys, args), current.timeout());
+	}
+
+	private <R> RedisFuture<R> firstTry(Commands current, Script script, ScriptOutputType type, String[] keys,
+			String... args) {
+		if (this.functions) {
+			return current.functions().fcall(ScriptLibrary.functionOf(script), type, keys, args);
+		}
+		return current.scripting().evalsha(script.sha1(), type, keys, args);
+	}
+
+	/**
+	 * After a first try that the server did not run because it lacked the function or the
+	 * script: loads the library and calls again, or sends the script's text. Any other
+	 * failure is the caller's.
+	 */
+	private <R> R secondTry(Commands current, RedisException failure, Script script, ScriptOutputType type,
+			String[] keys, String... args) {
+		if (failure instanceof RedisNoScriptException) {
+			return await(current.scripting().eval(script.body(), type, keys, args), current.timeout());
+		}
+		if (!(failure instanceof RedisCommandExecutionException) || failure.getMessage() == null) {
+			throw failure;
+		}
+		if (failure.getMessage().startsWith(FUNCTION_NOT_FOUND)) {
+			try {
+				current.libraryLoader().run();
+				return await(current.functions().fcall(ScriptLibrary.functionOf(script), type, keys, args),
+						current.timeout());
+			}
+			catch (RedisCommandExecutionException refused) {
+				if (!refusesFunctions(refused)) {
+					throw refused;
+				}
+				useScripts(refused);
+			}
+		}
+		else if (refusesFunctions(failure)) {
+			useScripts(failure);
+		}
+		else {
+			throw failure;
+		}
+		return await(current.scripting().eval(script.body(), type, keys, args), current.timeout());
+	}
+
+	/**
+	 * Whether a failed function command says that this server or user has no functions.
+	 */
+	private static boolean refusesFunctions(RedisException failure) {
+		String message = String.valueOf(failure.getMessage());
+		return message.startsWith("NOPERM") || message.startsWith("ERR unknown command")
+				|| message.startsWith("ERR unknown subcommand");
+	}
+
+	private void useScripts(RedisException refusal) {
+		if (this.functions) {
+			this.functions = false;
+			logger.log(Level.INFO, "Redis refused functions (" + refusal.getMessage()
+					+ "): the queues send their scripts with EVALSHA instead, which costs Redis more per call");
+		}
 	}
 
 	/**
@@ -134,27 +222,27 @@ public final class RedisLink implements AutoCloseable {
 
 		private final RedisFuture<R> reply;
 
-		private final Supplier<R> withBody;
+		private final Function<RedisException, R> secondTry;
 
 		private final Duration timeout;
 
-		private Sent(RedisFuture<R> reply, Supplier<R> withBody, Duration timeout) {
+		private Sent(RedisFuture<R> reply, Function<RedisException, R> secondTry, Duration timeout) {
 			this.reply = reply;
-			this.withBody = withBody;
+			this.secondTry = secondTry;
 			this.timeout = timeout;
 		}
 
 		/**
-		 * Waits, uninterruptibly, for the reply; sends the script's text if the server
-		 * did not know it.
+		 * Waits, uninterruptibly, for the reply; loads the library or sends the script's
+		 * text if the server lacked them.
 		 * @throws RedisException if the script failed or no reply came in time
 		 */
 		R reply() {
 			try {
 				return await(this.reply, this.timeout);
 			}
-			catch (RedisNoScriptException ex) {
-				return this.withBody.get();
+			catch (RedisException ex) {
+				return this.secondTry.apply(ex);
 			}
 		}
 
@@ -247,6 +335,7 @@ public final class RedisLink implements AutoCloseable {
 	}
 
 	private record Commands(RedisScriptingAsyncCommands<String, String> scripting,
+			RedisFunctionAsyncCommands<String, String> functions, Runnable libraryLoader,
 			RedisHashAsyncCommands<String, String> asyncHashes, RedisListAsyncCommands<String, String> asyncLists,
 			RedisHashCommands<String, String> hashes, RedisListCommands<String, String> lists,
 			RedisSortedSetCommands<String, String> sortedSets, Duration timeout) {

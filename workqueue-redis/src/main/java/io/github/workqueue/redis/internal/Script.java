@@ -9,8 +9,9 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * The Lua scripts, one per queue operation, each prefixed with {@code common.lua}.
- * Immutable.
+ * The Lua scripts, one per queue operation, each run after {@code common.lua}'s
+ * {@code begin}: sent as a script ({@link #body()}, with {@code common.lua} in front) or
+ * called as a function of {@link ScriptLibrary}. Immutable.
  */
 public enum Script {
 
@@ -18,15 +19,35 @@ public enum Script {
 	RESERVE("reserve"), RELEASE("release"), PARK("park"), UNPARK("unpark"), STATS("stats"), IN_FLIGHT("inFlight"),
 	ADD_WITH("addWith"), LEN("len"), LEN_BY_PRIORITY("lenByPriority"), LEN_BY_FAIRNESS_KEY("lenByFairnessKey");
 
+	private final String name;
+
+	private final String operation;
+
 	private final String body;
 
 	private final String sha1;
 
 	Script(String file) {
-		this.body = read("common") + "\n" + read(file);
+		this.name = file;
+		this.operation = read(file);
+		this.body = read("common") + "\nbegin(KEYS, ARGV)\n" + this.operation;
 		this.sha1 = sha1(this.body);
 	}
 
+	/** The script's file name, without {@code .lua}. */
+	String fileName() {
+		return this.name;
+	}
+
+	/**
+	 * The script's own code, which expects {@code common.lua} and its {@code begin}
+	 * before it.
+	 */
+	String operation() {
+		return this.operation;
+	}
+
+	/** The whole script, as {@code EVAL} takes it. */
 	String body() {
 		return this.body;
 	}
@@ -35,7 +56,7 @@ public enum Script {
 		return this.sha1;
 	}
 
-	private static String read(String name) {
+	static String read(String name) {
 		String path = "scripts/" + name + ".lua";
 		try (InputStream in = Script.class.getResourceAsStream(path)) {
 			if (in == null) {
@@ -48,7 +69,7 @@ public enum Script {
 		}
 	}
 
-	private static String sha1(String text) {
+	static String sha1(String text) {
 		try {
 			return HexFormat.of()
 				.formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));

@@ -15,17 +15,14 @@
 --  14 endedOld  hash    the same for the window before: a done is remembered for one to two
 --                       windows, then dropped with the whole hash (the window is in counters)
 -- ARGV[1] is the time to use in microseconds, or empty for Redis's TIME.
-local QUEUE, DIRTY, INFLIGHT, LEASES, WAITING, ORDER, FAILURES, EXPIRIES, PARKED, BUCKETS, WAKE, COUNTERS, ENDED =
-  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12], KEYS[13]
-local ENDED_OLD = KEYS[14]
-
+--
+-- Loaded once as a Redis function library (every script below registered as a function) and
+-- so kept between calls: the state of one call lives in the variables declared here and is
+-- set afresh by begin(), which every call runs first. Where functions are unavailable each
+-- script is sent with this file in front and a call to begin(); the same code runs.
+local QUEUE, DIRTY, INFLIGHT, LEASES, WAITING, ORDER, FAILURES, EXPIRIES, PARKED, BUCKETS, WAKE, COUNTERS, ENDED
+local ENDED_OLD
 local now
-if ARGV[1] ~= '' then
-  now = tonumber(ARGV[1])
-else
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-end
 
 local function int(n)
   return string.format('%.0f', n)
@@ -34,7 +31,7 @@ end
 local WAKE_HINTS = 64
 
 -- The keys of priorities and fairness (described below), named after QUEUE.
-local PRIO, FAIR, LEVELS, COUNT = QUEUE .. ':prio', QUEUE .. ':fair', QUEUE .. ':levels', QUEUE .. ':count'
+local PRIO, FAIR, LEVELS, COUNT
 
 -- Whether a key exists, asked once per script and then kept up to date by the functions
 -- below that write it: most items are never waiting, parked or expired, so the commands that
@@ -42,8 +39,7 @@ local PRIO, FAIR, LEVELS, COUNT = QUEUE .. ':prio', QUEUE .. ':fair', QUEUE .. '
 -- command of this script emptied costs a command that finds nothing, never a skipped one. The
 -- three keys of priorities and fairness are asked together first: a queue that uses neither
 -- pays one command per script, and one that uses both with items ready, one too.
-local present = {}
-local plain = nil
+local present, plain
 local function exists(key)
   if present[key] == nil then
     if key == PRIO or key == FAIR or key == LEVELS then
@@ -80,16 +76,34 @@ end
 -- into level 0 in its order; when the levels are empty again LEVELS is gone, and the FIFO is back.
 
 -- Items that became ready during this script: finish() wakes getters once for all.
-local queued = 0
+local queued
 
 -- Also kept for the whole script, so that a batch of many items pays for each once: the ready
 -- counts not yet written to COUNT (finish() writes them), and which tree nodes are known to be
 -- active (a leaf with items, an inner node with a turns list), as read or written.
-local pendingCount, pendingAll = {}, 0
-local activeNode = {}
+local pendingCount, pendingAll
+local activeNode
+
+-- Starts a call: its keys, its time, and nothing known or pending yet.
+local function begin(keys, argv)
+  QUEUE, DIRTY, INFLIGHT, LEASES, WAITING, ORDER, FAILURES, EXPIRIES, PARKED, BUCKETS, WAKE, COUNTERS, ENDED =
+    keys[1], keys[2], keys[3], keys[4], keys[5], keys[6], keys[7], keys[8], keys[9], keys[10], keys[11], keys[12],
+    keys[13]
+  ENDED_OLD = keys[14]
+  if argv[1] ~= '' then
+    now = tonumber(argv[1])
+  else
+    local t = redis.call('TIME')
+    now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  end
+  PRIO, FAIR, LEVELS, COUNT = QUEUE .. ':prio', QUEUE .. ':fair', QUEUE .. ':levels', QUEUE .. ':count'
+  present, plain, queued = {}, nil, 0
+  pendingCount, pendingAll, activeNode = {}, 0, {}
+end
 
 -- The functions of priority levels and fairness trees, made on first use: a script of a queue
--- that uses neither never makes them (each function a script defines costs every call).
+-- that uses neither never makes them (each function a script defines costs every call that
+-- is sent as a script; a function library makes them once).
 local levelOps = nil
 local function levels()
   if levelOps then
