@@ -161,7 +161,8 @@ public final class RedisCostBreakdown {
 	private static long scriptMicros(String commandStats) {
 		long micros = 0;
 		for (String line : commandStats.split("\\r?\\n")) {
-			if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+			if (line.startsWith("cmdstat_fcall:") || line.startsWith("cmdstat_evalsha:")
+					|| line.startsWith("cmdstat_eval:")) {
 				String usec = line.substring(line.indexOf("usec=") + 5);
 				micros += Long.parseLong(usec.substring(0, usec.indexOf(',')));
 			}

@@ -340,8 +340,8 @@ public final class RedisMeasurement {
 	private static long roundTrips(String commandStats) {
 		long calls = 0;
 		for (String line : commandStats.split("\r?\n")) {
-			if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")
-					|| line.startsWith("cmdstat_blpop:")) {
+			if (line.startsWith("cmdstat_fcall:") || line.startsWith("cmdstat_evalsha:")
+					|| line.startsWith("cmdstat_eval:") || line.startsWith("cmdstat_blpop:")) {
 				String count = line.substring(line.indexOf("calls=") + 6);
 				calls += Long.parseLong(count.substring(0, count.indexOf(',')));
 			}
