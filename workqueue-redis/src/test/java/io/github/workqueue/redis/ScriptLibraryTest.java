@@ -6,6 +6,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.FlushMode;
 import io.lettuce.core.RedisClient;
@@ -37,7 +42,7 @@ class ScriptLibraryTest {
 
 	@Test
 	void aServerThatLostTheLibraryShouldBeGivenItAgain() throws InterruptedException {
-		RedisCommands<String, String> redis = TestRedis.client().connect().sync();
+		RedisCommands<String, String> redis = redis();
 		RedisQueue<String> queue = track(
 				RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), TestRedis.uniqueName("library"))
 					.build(ItemCodec.strings()));
@@ -53,6 +58,57 @@ class ScriptLibraryTest {
 	}
 
 	@Test
+	void aReloadShouldKeepAnInterruptForTheCaller() {
+		RedisCommands<String, String> redis = redis();
+		RedisQueue<String> queue = track(RedisQueue
+			.builder(RedisQueueConnection.of(TestRedis.client()), TestRedis.uniqueName("library-interrupt"))
+			.build(ItemCodec.strings()));
+		queue.add("a");
+		redis.functionFlush(FlushMode.SYNC);
+
+		Thread.currentThread().interrupt();
+		try {
+			assertThat(queue.len()).as("the length, read after the library was loaded again").isOne();
+			assertThat(Thread.currentThread().isInterrupted()).as("the interrupt, kept").isTrue();
+		}
+		finally {
+			Thread.interrupted();
+		}
+	}
+
+	@Test
+	void threadsThatAllFindTheLibraryMissingShouldAllGetThrough() throws Exception {
+		RedisCommands<String, String> redis = redis();
+		RedisQueue<String> queue = track(
+				RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), TestRedis.uniqueName("library-race"))
+					.build(ItemCodec.strings()));
+		queue.add("warm");
+		int threads = 8;
+		int rounds = 20;
+		for (int round = 0; round < rounds; round++) {
+			redis.functionFlush(FlushMode.SYNC);
+			CountDownLatch start = new CountDownLatch(1);
+			List<Future<?>> calls = new ArrayList<>();
+			ExecutorService pool = Executors.newFixedThreadPool(threads);
+			for (int t = 0; t < threads; t++) {
+				String item = "r" + round + "-t" + t;
+				calls.add(pool.submit(() -> {
+					start.await();
+					queue.addAfter(item, Duration.ofHours(1));
+					return null;
+				}));
+			}
+			start.countDown();
+			for (Future<?> call : calls) {
+				call.get(30, TimeUnit.SECONDS);
+			}
+			pool.shutdown();
+		}
+		assertThat(queue.stats().waiting()).as("every delayed add arrived").isEqualTo(threads * rounds);
+		assertThat(libraries(redis)).hasSize(1);
+	}
+
+	@Test
 	void everyMasterOfAClusterShouldBeGivenTheLibraryAgain() throws InterruptedException {
 		RedisClusterClient cluster = TestRedisCluster.client();
 		RedisQueue<String> queue = track(
@@ -62,6 +118,7 @@ class ScriptLibraryTest {
 		queue.add("warm");
 		takeAll(queue, 1);
 		var connection = cluster.connect();
+		this.cleanUps.add(connection::close);
 		List<RedisCommands<String, String>> masters = new ArrayList<>();
 		for (RedisClusterNode node : connection.getPartitions()) {
 			if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
@@ -79,7 +136,6 @@ class ScriptLibraryTest {
 		for (RedisCommands<String, String> master : masters) {
 			assertThat(libraries(master)).as("the library on every master").hasSize(1);
 		}
-		connection.close();
 	}
 
 	@Test
@@ -100,7 +156,14 @@ class ScriptLibraryTest {
 		assertThat(taken).isEqualTo("a");
 		assertThat(queue.len()).isOne();
 		String stats = client.connect().sync().info("commandstats");
+		// The connection closes with the client, in shutDown().
 		assertThat(stats).contains("cmdstat_evalsha").doesNotContain("cmdstat_fcall");
+	}
+
+	private RedisCommands<String, String> redis() {
+		var connection = TestRedis.client().connect();
+		this.cleanUps.add(connection::close);
+		return connection.sync();
 	}
 
 	private static List<Map<String, Object>> libraries(RedisCommands<String, String> redis) {

@@ -1,16 +1,16 @@
 package io.github.workqueue.redis.internal;
 
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
-
-import java.lang.System.Logger.Level;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -96,7 +96,8 @@ public final class RedisLink implements AutoCloseable {
 		return new RedisLink(() -> client.connect(StringCodec.UTF8), (connection) -> {
 			var typed = (StatefulRedisConnection<String, String>) connection;
 			var sync = typed.sync();
-			return new Commands(typed.async(), typed.async(), () -> sync.functionLoad(ScriptLibrary.CODE, true),
+			return new Commands(typed.async(), typed.async(),
+					() -> await(typed.async().functionLoad(ScriptLibrary.CODE, true), connection.getTimeout()),
 					typed.async(), typed.async(), sync, sync, sync, connection.getTimeout());
 		}, (connection) -> ((StatefulRedisConnection<String, String>) connection).async());
 	}
@@ -111,14 +112,21 @@ public final class RedisLink implements AutoCloseable {
 	}
 
 	/**
-	 * Loads the library on each master of the cluster: a function is kept by the master
+	 * Loads the library on each master of the cluster, all at once, and waits for every
+	 * master's answer uninterruptibly, as for a script: a function is kept by the master
 	 * that loaded it and its replicas only.
 	 */
 	private static void loadOnEveryMaster(StatefulRedisClusterConnection<String, String> connection) {
+		List<Future<String>> loads = new ArrayList<>();
 		for (RedisClusterNode node : connection.getPartitions()) {
 			if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
-				connection.getConnection(node.getNodeId()).sync().functionLoad(ScriptLibrary.CODE, true);
+				loads.add(connection.getConnectionAsync(node.getNodeId())
+					.thenCompose((master) -> master.async().functionLoad(ScriptLibrary.CODE, true))
+					.toCompletableFuture());
 			}
+		}
+		for (Future<String> load : loads) {
+			await(load, connection.getTimeout());
 		}
 	}
 
@@ -163,46 +171,37 @@ public final class RedisLink implements AutoCloseable {
 
 	/**
 	 * After a first try that the server did not run because it lacked the function or the
-	 * script: loads the library and calls again, or sends the script's text. Any other
-	 * failure is the caller's.
+	 * script, or refused functions: loads the library and calls again, or sends the
+	 * script's text. Any other failure is the caller's.
 	 */
 	private <R> R secondTry(Commands current, RedisException failure, Script script, ScriptOutputType type,
 			String[] keys, String... args) {
+		RedisException refusal = failure;
 		if (failure instanceof RedisNoScriptException) {
 			return await(current.scripting().eval(script.body(), type, keys, args), current.timeout());
 		}
-		if (!(failure instanceof RedisCommandExecutionException) || failure.getMessage() == null) {
-			throw failure;
-		}
-		if (failure.getMessage().startsWith(FUNCTION_NOT_FOUND)) {
+		if (isCommandError(failure, FUNCTION_NOT_FOUND)) {
 			try {
 				current.libraryLoader().run();
 				return await(current.functions().fcall(ScriptLibrary.functionOf(script), type, keys, args),
 						current.timeout());
 			}
-			catch (RedisCommandExecutionException refused) {
-				if (!refusesFunctions(refused)) {
-					throw refused;
-				}
-				useScripts(refused);
+			catch (RedisException ex) {
+				refusal = ex;
 			}
 		}
-		else if (refusesFunctions(failure)) {
-			useScripts(failure);
+		if (!isCommandError(refusal, "NOPERM") && !isCommandError(refusal, "ERR unknown command")
+				&& !isCommandError(refusal, "ERR unknown subcommand")) {
+			throw refusal;
 		}
-		else {
-			throw failure;
-		}
+		useScripts(refusal);
 		return await(current.scripting().eval(script.body(), type, keys, args), current.timeout());
 	}
 
-	/**
-	 * Whether a failed function command says that this server or user has no functions.
-	 */
-	private static boolean refusesFunctions(RedisException failure) {
-		String message = String.valueOf(failure.getMessage());
-		return message.startsWith("NOPERM") || message.startsWith("ERR unknown command")
-				|| message.startsWith("ERR unknown subcommand");
+	/** Whether a failure is the server's error reply, starting with the given text. */
+	private static boolean isCommandError(RedisException failure, String start) {
+		return failure instanceof RedisCommandExecutionException && failure.getMessage() != null
+				&& failure.getMessage().startsWith(start);
 	}
 
 	private void useScripts(RedisException refusal) {
@@ -248,7 +247,7 @@ public final class RedisLink implements AutoCloseable {
 
 	}
 
-	private static <R> R await(RedisFuture<R> reply, Duration timeout) {
+	private static <R> R await(Future<R> reply, Duration timeout) {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		boolean interrupted = false;
 		try {

@@ -30,7 +30,7 @@ public enum Script {
 	Script(String file) {
 		this.name = file;
 		this.operation = read(file);
-		this.body = read("common") + "\nbegin(KEYS, ARGV)\n" + this.operation;
+		this.body = common() + "\nbegin(KEYS, ARGV)\n" + this.operation;
 		this.sha1 = sha1(this.body);
 	}
 
@@ -56,7 +56,12 @@ public enum Script {
 		return this.sha1;
 	}
 
-	static String read(String name) {
+	/** The code every script runs first: {@code common.lua}, read once. */
+	static String common() {
+		return Common.TEXT;
+	}
+
+	private static String read(String name) {
 		String path = "scripts/" + name + ".lua";
 		try (InputStream in = Script.class.getResourceAsStream(path)) {
 			if (in == null) {
@@ -77,6 +82,13 @@ public enum Script {
 		catch (NoSuchAlgorithmException ex) {
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	/** Holds {@code common.lua}'s text, read when first asked (the constants need it). */
+	private static final class Common {
+
+		static final String TEXT = read("common");
+
 	}
 
 }

@@ -45,7 +45,7 @@ final class ScriptLibrary {
 	private static String code(String library) {
 		StringBuilder code = new StringBuilder("#!lua name=").append(library)
 			.append('\n')
-			.append(Script.read("common"))
+			.append(Script.common())
 			.append('\n');
 		for (Script script : Script.values()) {
 			code.append("redis.register_function('")
