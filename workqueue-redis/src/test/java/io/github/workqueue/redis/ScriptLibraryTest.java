@@ -43,9 +43,7 @@ class ScriptLibraryTest {
 	@Test
 	void aServerThatLostTheLibraryShouldBeGivenItAgain() throws InterruptedException {
 		RedisCommands<String, String> redis = redis();
-		RedisQueue<String> queue = track(
-				RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), TestRedis.uniqueName("library"))
-					.build(ItemCodec.strings()));
+		RedisQueue<String> queue = standaloneQueue("library");
 		queue.add("before");
 		assertThat(libraries(redis)).as("the library, loaded by the first call").hasSize(1);
 
@@ -60,9 +58,7 @@ class ScriptLibraryTest {
 	@Test
 	void aReloadShouldKeepAnInterruptForTheCaller() {
 		RedisCommands<String, String> redis = redis();
-		RedisQueue<String> queue = track(RedisQueue
-			.builder(RedisQueueConnection.of(TestRedis.client()), TestRedis.uniqueName("library-interrupt"))
-			.build(ItemCodec.strings()));
+		RedisQueue<String> queue = standaloneQueue("library-interrupt");
 		queue.add("a");
 		redis.functionFlush(FlushMode.SYNC);
 
@@ -79,9 +75,7 @@ class ScriptLibraryTest {
 	@Test
 	void threadsThatAllFindTheLibraryMissingShouldAllGetThrough() throws Exception {
 		RedisCommands<String, String> redis = redis();
-		RedisQueue<String> queue = track(
-				RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), TestRedis.uniqueName("library-race"))
-					.build(ItemCodec.strings()));
+		RedisQueue<String> queue = standaloneQueue("library-race");
 		queue.add("warm");
 		int threads = 8;
 		int rounds = 20;
@@ -180,6 +174,11 @@ class ScriptLibraryTest {
 			queue.done(item);
 		}
 		return taken;
+	}
+
+	private RedisQueue<String> standaloneQueue(String hint) {
+		return track(RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), TestRedis.uniqueName(hint))
+			.build(ItemCodec.strings()));
 	}
 
 	private RedisQueue<String> track(RedisQueue<String> queue) {
