@@ -207,6 +207,25 @@ class PriorityContractTest {
 	}
 
 	@Test
+	void aKeyWhoseOnlyItemIsRaisedShouldLeaveItsPriority() throws InterruptedException {
+		RateLimitingQueue<String> queue = queue((item) -> List.of(item.substring(0, item.indexOf('/'))));
+		queue.add("a/1");
+		queue.add("b/1");
+		queue.add("a/1", AddOptions.priority(1));
+		List<String> taken = new ArrayList<>();
+		for (int i = 0; i < 2; i++) {
+			String item = take(queue).item();
+			taken.add(item);
+			queue.done(item);
+			String left = item.equals("a/1") ? "b" : "a";
+			assertThat(queue.lenByFairnessKey()).as("after " + taken).isEqualTo((i == 0) ? Map.of(left, 1) : Map.of());
+		}
+		if (!ContractQueues.isSharded(this.backend)) {
+			assertThat(taken).containsExactly("a/1", "b/1");
+		}
+	}
+
+	@Test
 	void fairnessShouldComeAfterPriority() throws InterruptedException {
 		RateLimitingQueue<String> queue = queue((item) -> List.of(item.substring(0, item.indexOf('/'))));
 		queue.add("a/1");

@@ -67,10 +67,15 @@ end
 --   FAIR    hash  item -> fairness keys (JSON array), for items present that have keys
 --   LEVELS  zset  the priorities that have ready items, while the levels are in use
 --   COUNT   hash  priority -> ready items at it, and 'all' -> ready items in the levels
---   QUEUE:t:<priority>[/<segment>...]  a priority's fairness tree: an inner node's ':turns' list
---           holds its active children's segments in round-robin order (served at the head, then
---           moved to the tail, or dropped when empty); a leaf (segment '$', after the item's
---           keys) is a zset item -> the sequence in which it became ready.
+--   QUEUE:t:<priority>[/<segment>...]  a priority's fairness tree: one node per path of keys (a
+--           segment is a key with its length in front). A node's own items (those whose keys
+--           end there) are a zset at the node's name, item -> the sequence in which it became
+--           ready. A node with children has a ':turns' list, its round-robin order: an entry per
+--           active child and '$' for its own items, served at the head and then moved to the
+--           tail, or dropped when empty. A child's entry is its segment, marked with '=' in
+--           front while the child has own items only (and so no turns), which saves serving
+--           it a command; a node with no keys below it is such a node too, and its items leave
+--           several at once.
 -- While LEVELS does not exist every ready item is in the FIFO (priority 0, no keys): today's
 -- queue at today's cost. The first ready item of another priority or with keys moves the FIFO
 -- into level 0 in its order; when the levels are empty again LEVELS is gone, and the FIFO is back.
@@ -79,10 +84,12 @@ end
 local queued
 
 -- Also kept for the whole script, so that a batch of many items pays for each once: the ready
--- counts not yet written to COUNT (finish() writes them), and which tree nodes are known to be
--- active (a leaf with items, an inner node with a turns list), as read or written.
-local pendingCount, pendingAll
-local activeNode
+-- counts not yet written to COUNT (finish() writes them) and COUNT's 'all' as last written
+-- (nil until then); the FIFO's length as a command of this script returned it (nil when not
+-- known); which keys of the trees (a node's own items, a turns list) are known to exist.
+local pendingCount, pendingAll, writtenAll
+local fifoLength
+local known
 
 -- Starts a call: its keys, its time, and nothing known or pending yet.
 local function begin(keys, argv)
@@ -98,7 +105,7 @@ local function begin(keys, argv)
   end
   PRIO, FAIR, LEVELS, COUNT = QUEUE .. ':prio', QUEUE .. ':fair', QUEUE .. ':levels', QUEUE .. ':count'
   present, plain, queued = {}, nil, 0
-  pendingCount, pendingAll, activeNode = {}, 0, {}
+  pendingCount, pendingAll, writtenAll, fifoLength, known = {}, 0, nil, nil, {}
 end
 
 -- The functions of priority levels and fairness trees, made on first use: a script of a queue
@@ -117,23 +124,42 @@ local function levels()
   end
 
   local function segment(keys, depth)
-    if depth > #keys then
-      return '$'
-    end
     return #keys[depth] .. ':' .. keys[depth]
   end
 
-  local function active(node, leaf)
-    local known = activeNode[node]
-    if known == nil then
-      if leaf then
-        known = redis.call('EXISTS', node) == 1
-      else
-        known = redis.call('EXISTS', node .. ':turns') == 1
-      end
-      activeNode[node] = known
+  local function turnsOf(node)
+    return node .. ':turns'
+  end
+
+  local function rootOf(priority)
+    return QUEUE .. ':t:' .. priority
+  end
+
+  -- A node's names from its priority's root down to the node of the keys.
+  local function pathOf(priority, keys)
+    local nodes = { rootOf(priority) }
+    for depth = 1, #keys do
+      nodes[depth + 1] = nodes[depth] .. '/' .. segment(keys, depth)
     end
-    return known
+    return nodes
+  end
+
+  -- The child an entry of a node's turns names, and whether it has own items only.
+  local function childOf(node, entry)
+    if string.byte(entry) == 61 then -- '='
+      return node .. '/' .. string.sub(entry, 2), true
+    end
+    return node .. '/' .. entry, false
+  end
+
+  -- Whether a key of the trees exists: read once per script, then kept by the writes below.
+  local function has(key)
+    local found = known[key]
+    if found == nil then
+      found = redis.call('EXISTS', key) == 1
+      known[key] = found
+    end
+    return found
   end
 
   local function countReady(priority, delta)
@@ -147,39 +173,58 @@ local function levels()
     present[LEVELS] = redis.call('EXISTS', LEVELS) == 1
   end
 
-  -- Makes the path down to the leaf of an item's keys active: each node that was not joins its
-  -- parent's turns at the back. Returns the leaf, which the caller gives the item at once. An
-  -- active node's ancestors are all active, so the path is read from the leaf up, and usually
-  -- the leaf alone is read.
+  -- Makes the node of an item's keys ready for the item, which the caller gives it at once,
+  -- and returns it. A node with own items needs nothing; one with turns takes '$' at their
+  -- back; an inactive one joins its parent's turns at the back, marked, and so on up: a parent
+  -- that was inactive gets turns and joins its own parent unmarked, one with turns takes the
+  -- entry at their back, and one with own items only gets turns, its own items first, and
+  -- loses its mark. An active node's ancestors are all active, so the path is read from the
+  -- node up, and usually the node alone is read.
   local function activate(priority, keys)
-    local nodes, segs = { QUEUE .. ':t:' .. priority }, {}
-    for depth = 1, #keys + 1 do
-      segs[depth] = segment(keys, depth)
-      nodes[depth + 1] = nodes[depth] .. '/' .. segs[depth]
+    local nodes = pathOf(priority, keys)
+    local node = nodes[#nodes]
+    if has(node) then
+      return node
     end
-    local leaf = nodes[#nodes]
-    local activeFrom = #nodes + 1
-    while activeFrom > 1 and not active(nodes[activeFrom - 1], activeFrom - 1 == #nodes) do
-      activeFrom = activeFrom - 1
+    known[node] = true
+    local turns = turnsOf(node)
+    if has(turns) then
+      redis.call('RPUSH', turns, '$')
+      return node
     end
-    if activeFrom == 1 then
-      redis.call('ZADD', LEVELS, priority, priority)
-      present[LEVELS] = true
+    local entry = (#keys > 0) and ('=' .. segment(keys, #keys)) or nil
+    for depth = #keys, 1, -1 do
+      local parent = nodes[depth]
+      turns = turnsOf(parent)
+      if has(turns) then
+        redis.call('RPUSH', turns, entry)
+        return node
+      end
+      known[turns] = true
+      if has(parent) then
+        redis.call('RPUSH', turns, '$', entry)
+        if depth > 1 then
+          local seg = segment(keys, depth - 1)
+          local above = turnsOf(nodes[depth - 1])
+          redis.call('LSET', above, redis.call('LPOS', above, '=' .. seg), seg)
+        end
+        return node
+      end
+      redis.call('RPUSH', turns, entry)
+      if depth > 1 then
+        entry = segment(keys, depth - 1)
+      end
     end
-    for i = math.max(activeFrom, 2), #nodes do
-      redis.call('RPUSH', nodes[i - 1] .. ':turns', segs[i - 1])
-    end
-    for i = 1, #nodes do
-      activeNode[nodes[i]] = true
-    end
-    return leaf
+    redis.call('ZADD', LEVELS, priority, priority)
+    present[LEVELS] = true
+    return node
   end
 
-  -- Gives leaves their items: leaf -> {sequence, item, ...}, in as few commands as Lua allows.
+  -- Gives nodes their own items: node -> {sequence, item, ...}, in as few commands as Lua allows.
   local function fillLeaves(members)
-    for leaf, list in pairs(members) do
+    for node, list in pairs(members) do
       for from = 1, #list, 2000 do
-        redis.call('ZADD', leaf, unpack(list, from, math.min(from + 1999, #list)))
+        redis.call('ZADD', node, unpack(list, from, math.min(from + 1999, #list)))
       end
     end
   end
@@ -189,56 +234,93 @@ local function levels()
     countReady(priority, 1)
   end
 
-  -- Takes the next item of a priority: down the heads of the turns, each served child going to
-  -- the back of its level as it is read (one LMOVE, which returns it); then, from the leaf up, a
-  -- child left empty leaves its level from the back, where it just went. A node whose child stays
-  -- active stays active, and so do the nodes above it. Returns the item and whether the priority
-  -- has none left.
-  local function treePop(priority)
+  -- Takes the next items of a priority into items, up to count: down the heads of the turns,
+  -- each served entry going to the back of its turns as it is read (one LMOVE, which returns
+  -- it), to a node's own items, of which it takes the first (or, at a root of own items only,
+  -- up to count). Then, from there up, a node left empty leaves its parent's turns from the
+  -- back, where it just went. Returns whether the priority has none left.
+  local function treePop(priority, count, items)
     local path = {}
-    local node = QUEUE .. ':t:' .. priority
-    repeat
-      local turns = node .. ':turns'
-      local seg = redis.call('LMOVE', turns, turns, 'LEFT', 'RIGHT')
-      path[#path + 1] = node
-      node = node .. '/' .. seg
-    until seg == '$'
-    local item = redis.call('ZPOPMIN', node)[1]
-    activeNode[node] = nil
-    local childActive = active(node, true)
-    for i = #path, 1, -1 do
-      if childActive then
+    local node = rootOf(priority)
+    local ownOnly = known[turnsOf(node)] == false
+    while not ownOnly do
+      local turns = turnsOf(node)
+      local entry = redis.call('LMOVE', turns, turns, 'LEFT', 'RIGHT')
+      if not entry then
+        -- Only a root has no mark to say it has no turns.
+        known[turns], ownOnly = false, true
         break
       end
-      redis.call('RPOP', path[i] .. ':turns')
-      activeNode[path[i]] = nil
-      childActive = active(path[i], false)
+      path[#path + 1] = node
+      if entry == '$' then
+        break
+      end
+      node, ownOnly = childOf(node, entry)
     end
-    countReady(priority, -1)
-    if not childActive then
+    if #path > 0 then
+      count = 1
+    end
+    local popped = redis.call('ZPOPMIN', node, count)
+    for i = 1, #popped, 2 do
+      items[#items + 1] = popped[i]
+    end
+    countReady(priority, -#popped / 2)
+    local active
+    if #popped / 2 < count then
+      active = false
+      known[node] = false
+    else
+      known[node] = nil
+      active = has(node)
+    end
+    local up = #path
+    if not active and not ownOnly then
+      -- The node's own items were served from its turns: their '$' leaves them.
+      redis.call('RPOP', turnsOf(node))
+      known[turnsOf(node)] = nil
+      active = has(turnsOf(node))
+      up = up - 1
+    end
+    while not active and up >= 1 do
+      local turns = turnsOf(path[up])
+      redis.call('RPOP', turns)
+      known[turns] = nil
+      active = has(turns)
+      up = up - 1
+    end
+    if not active then
       dropLevel(priority)
     end
-    return item, not childActive
+    return not active
   end
 
   -- Takes a ready item out of its priority's tree; returns its sequence.
   local function treeRemove(priority, keys, item)
-    local nodes = { QUEUE .. ':t:' .. priority }
-    for depth = 1, #keys + 1 do
-      nodes[depth + 1] = nodes[depth] .. '/' .. segment(keys, depth)
+    local nodes = pathOf(priority, keys)
+    local node = nodes[#nodes]
+    local sequence = redis.call('ZSCORE', node, item)
+    redis.call('ZREM', node, item)
+    known[node] = nil
+    local active = has(node)
+    local ownOnly = not has(turnsOf(node))
+    if not active and not ownOnly then
+      redis.call('LREM', turnsOf(node), 1, '$')
+      known[turnsOf(node)] = nil
+      active = has(turnsOf(node))
     end
-    local sequence = redis.call('ZSCORE', nodes[#nodes], item)
-    redis.call('ZREM', nodes[#nodes], item)
-    activeNode[nodes[#nodes]] = nil
-    for i = #nodes, 2, -1 do
-      if active(nodes[i], i == #nodes) then
+    local mark = ownOnly and '=' or ''
+    for depth = #keys, 1, -1 do
+      if active then
         break
       end
-      redis.call('LREM', nodes[i - 1] .. ':turns', 1, segment(keys, i - 1))
-      activeNode[nodes[i - 1]] = nil
+      local turns = turnsOf(nodes[depth])
+      redis.call('LREM', turns, 1, mark .. segment(keys, depth))
+      known[turns] = nil
+      active = has(turns)
+      mark = ''
     end
     countReady(priority, -1)
-    if not active(nodes[1], false) then
+    if not active then
       dropLevel(priority)
     end
     return tonumber(sequence)
@@ -254,6 +336,7 @@ local function levels()
       return
     end
     redis.call('DEL', QUEUE)
+    fifoLength = 0
     local sequence = redis.call('HINCRBY', COUNTERS, 'ready', #items) - #items
     local members = {}
     for i, item in ipairs(items) do
@@ -263,7 +346,6 @@ local function levels()
     fillLeaves({ [activate(0, {})] = members })
     countReady(0, #items)
   end
-
 
   local function isPresent(item)
     return redis.call('HEXISTS', DIRTY, item) == 1 or redis.call('HEXISTS', INFLIGHT, item) == 1
@@ -303,7 +385,8 @@ local function levels()
     end
   end
   levelOps = { keysOf = keysOf, activate = activate, fillLeaves = fillLeaves, countReady = countReady,
-    pop = treePop, useLevels = useLevels, prioritize = prioritize }
+    pop = treePop, useLevels = useLevels, prioritize = prioritize, rootOf = rootOf, turnsOf = turnsOf,
+    childOf = childOf }
   return levelOps
 end
 
@@ -325,7 +408,7 @@ local function enqueueAll(items, front)
       end
     end
     if plain then
-      redis.call(front and 'LPUSH' or 'RPUSH', QUEUE, unpack(items))
+      fifoLength = redis.call(front and 'LPUSH' or 'RPUSH', QUEUE, unpack(items))
       return
     end
     levels().useLevels()
@@ -337,14 +420,14 @@ local function enqueueAll(items, front)
   local members = {}
   for i, item in ipairs(items) do
     local priority = tonumber(prios[i] or 0)
-    local leaf = ops.activate(priority, ops.keysOf(fair[i]))
-    local leafMembers = members[leaf]
-    if not leafMembers then
-      leafMembers = {}
-      members[leaf] = leafMembers
+    local node = ops.activate(priority, ops.keysOf(fair[i]))
+    local nodeMembers = members[node]
+    if not nodeMembers then
+      nodeMembers = {}
+      members[node] = nodeMembers
     end
-    leafMembers[#leafMembers + 1] = front and -(first + i) or (first + i)
-    leafMembers[#leafMembers + 1] = item
+    nodeMembers[#nodeMembers + 1] = front and -(first + i) or (first + i)
+    nodeMembers[#nodeMembers + 1] = item
     ops.countReady(priority, 1)
   end
   ops.fillLeaves(members)
@@ -357,7 +440,13 @@ end
 -- Takes up to count ready items, highest priority first; false when none (as LPOP).
 local function popReady(count)
   if not exists(LEVELS) then
-    return redis.call('LPOP', QUEUE, count)
+    local items = redis.call('LPOP', QUEUE, count)
+    if not items or #items < count then
+      fifoLength = 0
+    elseif fifoLength then
+      fifoLength = fifoLength - #items
+    end
+    return items
   end
   local items = {}
   local pop = levels().pop
@@ -366,9 +455,7 @@ local function popReady(count)
     if not top then
       top = tonumber(redis.call('ZREVRANGE', LEVELS, 0, 0)[1])
     end
-    local item, emptied = pop(top)
-    items[#items + 1] = item
-    if emptied then
+    if pop(top, count - #items, items) then
       top = nil
     end
   end
@@ -377,7 +464,10 @@ end
 
 local function readyCount()
   if exists(LEVELS) then
-    return tonumber(redis.call('HGET', COUNT, 'all') or 0) + pendingAll
+    return (writtenAll or tonumber(redis.call('HGET', COUNT, 'all') or 0)) + pendingAll
+  end
+  if fifoLength then
+    return fifoLength
   end
   return redis.call('LLEN', QUEUE)
 end
@@ -389,8 +479,12 @@ local function flushCounts()
       redis.call('HDEL', COUNT, priority)
     end
   end
-  if pendingAll ~= 0 and redis.call('HINCRBY', COUNT, 'all', pendingAll) <= 0 then
-    redis.call('HDEL', COUNT, 'all')
+  if pendingAll ~= 0 then
+    writtenAll = redis.call('HINCRBY', COUNT, 'all', pendingAll)
+    if writtenAll <= 0 then
+      redis.call('HDEL', COUNT, 'all')
+      writtenAll = 0
+    end
   end
   pendingCount, pendingAll = {}, 0
 end
