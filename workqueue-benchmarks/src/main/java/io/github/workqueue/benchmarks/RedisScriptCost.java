@@ -1,0 +1,214 @@
+package io.github.workqueue.benchmarks;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.IntFunction;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.sync.RedisCommands;
+import redis.embedded.RedisServer;
+
+/**
+ * What the Redis queue's batch script costs inside redis-server, by the number of items a
+ * call carries, without the network: the queue's own {@code common.lua} and
+ * {@code batch.lua}, loaded as a function library of their own, called directly with
+ * batches of 1, 4, 16 and 64 adds (to a queue that grows), adds with leases of the same
+ * items (so that the queue stays empty, as when workers keep up), and dones of those
+ * leases; with plain adds, adds at three priorities, and with fairness over ten keys.
+ * Prints, from {@code INFO commandstats}, the script's microseconds per call and per
+ * item, and the commands it ran per call with their own microseconds: the rest of a
+ * call's time is the Lua around them. Three fixed costs first: a function that returns 1,
+ * one that runs only {@code begin} (its keys and {@code TIME}), and a batch with nothing
+ * in it. One client, one call at a time, an embedded {@code redis-server} of its own.
+ * Run: {@code java -cp
+ * workqueue-benchmarks/target/benchmarks.jar
+ * io.github.workqueue.benchmarks.RedisScriptCost}. The argument layout of
+ * {@code batch.lua} is the one its header describes; this class follows it.
+ */
+public final class RedisScriptCost {
+
+	private static final String SCRIPTS = "/io/github/workqueue/redis/internal/scripts/";
+
+	private static final String TAG = "{cost}:";
+
+	private static final int KEYS = 14;
+
+	private static final int ITEMS_PER_CASE = 40_000;
+
+	private static final String[] MODES = { "plain", "priorities", "fairness" };
+
+	private final RedisCommands<String, String> redis;
+
+	private final String[] keys = new String[KEYS];
+
+	private int nextItem;
+
+	private RedisScriptCost(RedisCommands<String, String> redis) {
+		this.redis = redis;
+		for (int i = 0; i < KEYS; i++) {
+			this.keys[i] = TAG + (i + 1);
+		}
+	}
+
+	public static void main(String[] args) throws Exception {
+		int port = RedisMeasurement.freePort();
+		RedisServer server = RedisServer.builder().port(port).setting("bind 127.0.0.1").setting("save \"\"").build();
+		server.start();
+		RedisClient client = RedisClient.create("redis://127.0.0.1:" + port);
+		try {
+			new RedisScriptCost(client.connect().sync()).run();
+		}
+		finally {
+			client.shutdown();
+			server.stop();
+		}
+	}
+
+	private void run() throws IOException {
+		this.redis.functionLoad(library(), true);
+		System.out.printf("%-32s %10s %10s %10s %10s%n", "case", "us/call", "us/item", "cmds/call", "cmd us/call");
+		measure("function returning 1", "cost_bare", 1, 20_000, (i) -> new String[] { "" });
+		measure("begin (keys, TIME)", "cost_begin", 1, 20_000, (i) -> new String[] { "" });
+		measure("batch with nothing", "cost_batch", 1, 20_000, (i) -> batch(List.of(), List.of(), 0, "plain"));
+		for (String mode : MODES) {
+			for (int k : new int[] { 1, 4, 16, 64 }) {
+				int calls = ITEMS_PER_CASE / k;
+				measure(mode + ", add x" + k, "cost_batch", k, calls, (i) -> batch(items(k), List.of(), 0, mode));
+				clear();
+				List<String> leases = new ArrayList<>();
+				measure(mode + ", add + lease x" + k, "cost_batch", k, calls,
+						(i) -> batch(items(k), List.of(), k, mode), leases);
+				int[] next = { 0 };
+				measure(mode + ", done x" + k, "cost_batch", k, calls, (i) -> {
+					List<String> dones = leases.subList(next[0], next[0] + 2 * k);
+					next[0] += 2 * k;
+					return batch(List.of(), dones, 0, mode);
+				});
+				clear();
+			}
+		}
+	}
+
+	/** Deletes the queue's keys: the next case starts from an empty queue. */
+	private void clear() {
+		List<String> left = this.redis.keys(TAG + "*");
+		if (!left.isEmpty()) {
+			this.redis.del(left.toArray(new String[0]));
+		}
+	}
+
+	/** The queue's scripts as a library of their own, beside the queue's. */
+	private static String library() throws IOException {
+		String common = resource("common.lua");
+		String batch = resource("batch.lua");
+		return "#!lua name=workqueue_cost\n" + common + "\n"
+				+ "redis.register_function('cost_bare', function(KEYS, ARGV) return 1 end)\n"
+				+ "redis.register_function('cost_begin', function(KEYS, ARGV)\nbegin(KEYS, ARGV)\nreturn 1\nend)\n"
+				+ "redis.register_function('cost_batch', function(KEYS, ARGV)\nbegin(KEYS, ARGV)\n" + batch
+				+ "\nend)\n";
+	}
+
+	private static String resource(String name) throws IOException {
+		try (InputStream in = RedisScriptCost.class.getResourceAsStream(SCRIPTS + name)) {
+			if (in == null) {
+				throw new IOException("no script " + name + " on the class path");
+			}
+			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+		}
+	}
+
+	private List<String> items(int count) {
+		List<String> items = new ArrayList<>(count);
+		for (int i = 0; i < count; i++) {
+			items.add("item-" + this.nextItem++);
+		}
+		return items;
+	}
+
+	/**
+	 * ARGV of {@code batch.lua}: Redis's time, holder, lease, most expiries, ended lease
+	 * memory, the counts, the plain adds, the dones, then the adds with options.
+	 */
+	private static String[] batch(List<String> adds, List<String> dones, int leases, String mode) {
+		boolean plain = mode.equals("plain");
+		List<String> argv = new ArrayList<>(
+				List.of("", "holder", "30000000", "-1", "60000000", Integer.toString(plain ? adds.size() : 0),
+						Integer.toString(dones.size() / 2), Integer.toString(leases)));
+		if (plain) {
+			argv.addAll(adds);
+		}
+		argv.addAll(dones);
+		argv.add(Integer.toString(plain ? 0 : adds.size()));
+		if (!plain) {
+			for (String item : adds) {
+				int n = Integer.parseInt(item.substring(item.indexOf('-') + 1));
+				argv.add(item);
+				argv.add(Integer.toString(n % 3 - 1));
+				argv.add(mode.equals("fairness") ? "[\"tenant-" + (n % 10) + "\"]" : "");
+			}
+		}
+		return argv.toArray(new String[0]);
+	}
+
+	private void measure(String label, String function, int perCall, int calls, IntFunction<String[]> argv) {
+		measure(label, function, perCall, calls, argv, null);
+	}
+
+	/**
+	 * Runs the calls and prints their cost; when leases is given, adds each granted
+	 * lease's item and token to it.
+	 */
+	private void measure(String label, String function, int perCall, int calls, IntFunction<String[]> argv,
+			List<String> leases) {
+		Map<String, long[]> before = commandStats();
+		for (int i = 0; i < calls; i++) {
+			List<Object> reply = this.redis.fcall(function, ScriptOutputType.MULTI, this.keys, argv.apply(i));
+			if (leases != null) {
+				// Each lease is five values at the end: item, token, deadline, queued,
+				// priority.
+				for (int at = reply.size() - 5 * perCall; at < reply.size(); at += 5) {
+					leases.add((String) reply.get(at));
+					leases.add(String.valueOf(reply.get(at + 1)));
+				}
+			}
+		}
+		Map<String, long[]> after = commandStats();
+		double scriptMicros = 0;
+		double commands = 0;
+		double commandMicros = 0;
+		for (Map.Entry<String, long[]> entry : after.entrySet()) {
+			long[] was = before.getOrDefault(entry.getKey(), new long[2]);
+			long micros = entry.getValue()[1] - was[1];
+			if (entry.getKey().equals("fcall")) {
+				scriptMicros = micros;
+			}
+			else if (!entry.getKey().equals("info")) {
+				commands += entry.getValue()[0] - was[0];
+				commandMicros += micros;
+			}
+		}
+		System.out.printf("%-32s %10.2f %10.2f %10.1f %10.2f%n", label, scriptMicros / calls,
+				scriptMicros / calls / perCall, commands / calls, commandMicros / calls);
+	}
+
+	/** Command name to {calls, microseconds} from {@code INFO commandstats}. */
+	private Map<String, long[]> commandStats() {
+		Map<String, long[]> stats = new TreeMap<>();
+		for (String line : this.redis.info("commandstats").split("\\r?\\n")) {
+			if (line.startsWith("cmdstat_")) {
+				String[] fields = line.substring(line.indexOf(':') + 1).split(",");
+				long calls = Long.parseLong(fields[0].substring("calls=".length()));
+				long micros = Long.parseLong(fields[1].substring("usec=".length()));
+				stats.put(line.substring("cmdstat_".length(), line.indexOf(':')), new long[] { calls, micros });
+			}
+		}
+		return stats;
+	}
+
+}
