@@ -1,8 +1,8 @@
 -- One round trip for what an instance's threads asked meanwhile, in this order: adds, dones,
 -- then leases for its idle getters (so an item added here can go straight to a getter here).
 -- Each step reads and writes all its items with one command per key (HMGET, HSET, ZADD... with
--- many arguments): a script's cost is mostly per command, so a batch of many items costs
--- little more than a batch of one.
+-- many arguments), so that a batch of many items costs Redis far less per item than a batch of
+-- one (docs/benchmarks.md, RedisScriptCost).
 -- ARGV: now, holder, lease in microseconds, most lease expiries in a row before parking (-1:
 -- never), how long an ended lease is remembered (microseconds), number of adds A, number of
 -- dones D, number of leases wanted G, then A items, then D (item, token) pairs, then the number

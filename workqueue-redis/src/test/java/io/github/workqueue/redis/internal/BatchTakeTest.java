@@ -1,0 +1,87 @@
+package io.github.workqueue.redis.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.lettuce.core.ScriptOutputType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.github.workqueue.redis.TestRedis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Takes of several items in one run of {@code batch.lua}, which a queue asks for when
+ * several of an instance's threads wait in {@code get} at once: a moment the public API
+ * cannot pin down, so these tests call the script as the batcher does, on a real Redis.
+ * Several takes in one call follow the same order as one take per call: round-robin over
+ * fairness keys item by item, highest priority first, several items of a priority without
+ * keys at once and then the next priority.
+ */
+class BatchTakeTest {
+
+	private final RedisLink link = RedisLink.standalone(TestRedis.client());
+
+	private final String[] keys = new QueueKeys("batch-take-" + System.nanoTime()).all();
+
+	@AfterEach
+	void close() {
+		this.link.close();
+	}
+
+	@Test
+	void severalTakesInOneCallShouldGoRoundRobinOverTheKeys() {
+		addWithOptions("a/1", 0, "a", "a/2", 0, "a", "a/3", 0, "a", "b/1", 0, "b", "c/1", 0, "c", "b/2", 0, "b");
+		assertThat(take(4)).containsExactly("a/1", "b/1", "c/1", "a/2");
+		assertThat(take(3)).containsExactly("b/2", "a/3");
+	}
+
+	@Test
+	void severalTakesInOneCallShouldEmptyAPriorityThenGoOnToTheNext() {
+		addWithOptions("x", 1, "", "y", 1, "", "z", 0, "", "v", 1, "", "w", 2, "");
+		assertThat(take(3)).containsExactly("w", "x", "y");
+		assertThat(take(3)).containsExactly("v", "z");
+	}
+
+	/**
+	 * Adds with a priority and one fairness key (or none, when empty), in one call.
+	 * @param triples item, priority and fairness key, for each add
+	 */
+	private void addWithOptions(Object... triples) {
+		List<String> argv = new ArrayList<>(batchHead(0));
+		argv.add(Integer.toString(triples.length / 3));
+		for (int i = 0; i < triples.length; i += 3) {
+			argv.add((String) triples[i]);
+			argv.add(triples[i + 1].toString());
+			String key = (String) triples[i + 2];
+			argv.add(key.isEmpty() ? "" : "[\"" + key + "\"]");
+		}
+		run(argv);
+	}
+
+	/** Asks for leases on up to count items in one call; returns the items granted. */
+	private List<String> take(int count) {
+		List<String> argv = new ArrayList<>(batchHead(count));
+		argv.add("0");
+		List<Object> reply = run(argv);
+		List<String> taken = new ArrayList<>();
+		// The first value is the time to the next event; each lease is five values.
+		for (int at = 1; at < reply.size(); at += 5) {
+			taken.add((String) reply.get(at));
+		}
+		return taken;
+	}
+
+	/**
+	 * ARGV up to the adds: time (Redis's), holder, lease, expiries, ended memory, counts.
+	 */
+	private static List<String> batchHead(int leases) {
+		return List.of("", "test-holder", "30000000", "-1", "60000000", "0", "0", Integer.toString(leases));
+	}
+
+	private List<Object> run(List<String> argv) {
+		return this.link.run(Script.BATCH, ScriptOutputType.MULTI, this.keys, argv.toArray(new String[0]));
+	}
+
+}
