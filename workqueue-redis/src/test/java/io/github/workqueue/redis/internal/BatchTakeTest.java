@@ -21,9 +21,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class BatchTakeTest {
 
+	/**
+	 * Holder, lease (microseconds), most expiries (none), ended lease memory
+	 * (microseconds).
+	 */
+	private static final String[] FIXED_ARGS = { "test-holder", "30000000", "-1", "60000000" };
+
 	private final RedisLink link = RedisLink.standalone(TestRedis.client());
 
-	private final String[] keys = new QueueKeys("batch-take-" + System.nanoTime()).all();
+	private final String[] keys = new QueueKeys(TestRedis.uniqueName("batch-take")).all();
 
 	@AfterEach
 	void close() {
@@ -49,22 +55,18 @@ class BatchTakeTest {
 	 * @param triples item, priority and fairness key, for each add
 	 */
 	private void addWithOptions(Object... triples) {
-		List<String> argv = new ArrayList<>(batchHead(0));
-		argv.add(Integer.toString(triples.length / 3));
+		List<BatchRequest.Add> adds = new ArrayList<>();
 		for (int i = 0; i < triples.length; i += 3) {
-			argv.add((String) triples[i]);
-			argv.add(triples[i + 1].toString());
 			String key = (String) triples[i + 2];
-			argv.add(key.isEmpty() ? "" : "[\"" + key + "\"]");
+			adds.add(new BatchRequest.Add(0, (String) triples[i], triples[i + 1].toString(),
+					key.isEmpty() ? "" : "[\"" + key + "\"]"));
 		}
-		run(argv);
+		run(new ShardBatch(0, adds, List.of(), 0));
 	}
 
 	/** Asks for leases on up to count items in one call; returns the items granted. */
 	private List<String> take(int count) {
-		List<String> argv = new ArrayList<>(batchHead(count));
-		argv.add("0");
-		List<Object> reply = run(argv);
+		List<Object> reply = run(new ShardBatch(0, List.of(), List.of(), count));
 		List<String> taken = new ArrayList<>();
 		// The first value is the time to the next event; each lease is five values.
 		for (int at = 1; at < reply.size(); at += 5) {
@@ -74,14 +76,10 @@ class BatchTakeTest {
 	}
 
 	/**
-	 * ARGV up to the adds: time (Redis's), holder, lease, expiries, ended memory, counts.
+	 * Runs the batch as the batcher does: Redis's time, and the queue's fixed arguments.
 	 */
-	private static List<String> batchHead(int leases) {
-		return List.of("", "test-holder", "30000000", "-1", "60000000", "0", "0", Integer.toString(leases));
-	}
-
-	private List<Object> run(List<String> argv) {
-		return this.link.run(Script.BATCH, ScriptOutputType.MULTI, this.keys, argv.toArray(new String[0]));
+	private List<Object> run(ShardBatch batch) {
+		return this.link.run(Script.BATCH, ScriptOutputType.MULTI, this.keys, batch.args("", FIXED_ARGS));
 	}
 
 }

@@ -84,11 +84,9 @@ end
 local queued
 
 -- Also kept for the whole script, so that a batch of many items pays for each once: the ready
--- counts not yet written to COUNT (finish() writes them) and COUNT's 'all' as last written
--- (nil until then); the FIFO's length as a command of this script returned it (nil when not
--- known); which keys of the trees (a node's own items, a turns list) are known to exist.
-local pendingCount, pendingAll, writtenAll
-local fifoLength
+-- counts not yet written to COUNT (finish() writes them), and which keys of the trees (a node's
+-- own items, a turns list) are known to exist, as read or written.
+local pendingCount, pendingAll
 local known
 
 -- Starts a call: its keys, its time, and nothing known or pending yet.
@@ -105,7 +103,7 @@ local function begin(keys, argv)
   end
   PRIO, FAIR, LEVELS, COUNT = QUEUE .. ':prio', QUEUE .. ':fair', QUEUE .. ':levels', QUEUE .. ':count'
   present, plain, queued = {}, nil, 0
-  pendingCount, pendingAll, writtenAll, fifoLength, known = {}, 0, nil, nil, {}
+  pendingCount, pendingAll, known = {}, 0, {}
 end
 
 -- The functions of priority levels and fairness trees, made on first use: a script of a queue
@@ -160,6 +158,18 @@ local function levels()
       known[key] = found
     end
     return found
+  end
+
+  -- Takes an entry out of a turns list, the one at the back (where a take has just put it)
+  -- when none is named; returns whether the list still has entries.
+  local function dropTurn(turns, entry)
+    if entry then
+      redis.call('LREM', turns, 1, entry)
+    else
+      redis.call('RPOP', turns)
+    end
+    known[turns] = nil
+    return has(turns)
   end
 
   local function countReady(priority, delta)
@@ -273,20 +283,13 @@ local function levels()
       known[node] = nil
       active = has(node)
     end
-    local up = #path
-    if not active and not ownOnly then
-      -- The node's own items were served from its turns: their '$' leaves them.
-      redis.call('RPOP', turnsOf(node))
-      known[turnsOf(node)] = nil
-      active = has(turnsOf(node))
-      up = up - 1
-    end
-    while not active and up >= 1 do
-      local turns = turnsOf(path[up])
-      redis.call('RPOP', turns)
-      known[turns] = nil
-      active = has(turns)
-      up = up - 1
+    -- A node whose own items were served from its turns is the last of the path: up from
+    -- there, each emptied entry is at the back of its turns.
+    for up = #path, 1, -1 do
+      if active then
+        break
+      end
+      active = dropTurn(turnsOf(path[up]))
     end
     if not active then
       dropLevel(priority)
@@ -304,19 +307,14 @@ local function levels()
     local active = has(node)
     local ownOnly = not has(turnsOf(node))
     if not active and not ownOnly then
-      redis.call('LREM', turnsOf(node), 1, '$')
-      known[turnsOf(node)] = nil
-      active = has(turnsOf(node))
+      active = dropTurn(turnsOf(node), '$')
     end
     local mark = ownOnly and '=' or ''
     for depth = #keys, 1, -1 do
       if active then
         break
       end
-      local turns = turnsOf(nodes[depth])
-      redis.call('LREM', turns, 1, mark .. segment(keys, depth))
-      known[turns] = nil
-      active = has(turns)
+      active = dropTurn(turnsOf(nodes[depth]), mark .. segment(keys, depth))
       mark = ''
     end
     countReady(priority, -1)
@@ -336,7 +334,6 @@ local function levels()
       return
     end
     redis.call('DEL', QUEUE)
-    fifoLength = 0
     local sequence = redis.call('HINCRBY', COUNTERS, 'ready', #items) - #items
     local members = {}
     for i, item in ipairs(items) do
@@ -408,7 +405,7 @@ local function enqueueAll(items, front)
       end
     end
     if plain then
-      fifoLength = redis.call(front and 'LPUSH' or 'RPUSH', QUEUE, unpack(items))
+      redis.call(front and 'LPUSH' or 'RPUSH', QUEUE, unpack(items))
       return
     end
     levels().useLevels()
@@ -440,13 +437,7 @@ end
 -- Takes up to count ready items, highest priority first; false when none (as LPOP).
 local function popReady(count)
   if not exists(LEVELS) then
-    local items = redis.call('LPOP', QUEUE, count)
-    if not items or #items < count then
-      fifoLength = 0
-    elseif fifoLength then
-      fifoLength = fifoLength - #items
-    end
-    return items
+    return redis.call('LPOP', QUEUE, count)
   end
   local items = {}
   local pop = levels().pop
@@ -464,10 +455,7 @@ end
 
 local function readyCount()
   if exists(LEVELS) then
-    return (writtenAll or tonumber(redis.call('HGET', COUNT, 'all') or 0)) + pendingAll
-  end
-  if fifoLength then
-    return fifoLength
+    return tonumber(redis.call('HGET', COUNT, 'all') or 0) + pendingAll
   end
   return redis.call('LLEN', QUEUE)
 end
@@ -479,12 +467,8 @@ local function flushCounts()
       redis.call('HDEL', COUNT, priority)
     end
   end
-  if pendingAll ~= 0 then
-    writtenAll = redis.call('HINCRBY', COUNT, 'all', pendingAll)
-    if writtenAll <= 0 then
-      redis.call('HDEL', COUNT, 'all')
-      writtenAll = 0
-    end
+  if pendingAll ~= 0 and redis.call('HINCRBY', COUNT, 'all', pendingAll) <= 0 then
+    redis.call('HDEL', COUNT, 'all')
   end
   pendingCount, pendingAll = {}, 0
 end

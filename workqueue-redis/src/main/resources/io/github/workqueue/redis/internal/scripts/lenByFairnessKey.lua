@@ -5,10 +5,10 @@ if not exists(LEVELS) then
 end
 local ops = levels()
 local function sizeOf(node, ownOnly)
-  local size = 0
   if ownOnly then
     return redis.call('ZCARD', node)
   end
+  local size = 0
   for _, entry in ipairs(redis.call('LRANGE', ops.turnsOf(node), 0, -1)) do
     if entry == '$' then
       size = size + redis.call('ZCARD', node)
@@ -22,10 +22,9 @@ for _, priority in ipairs(redis.call('ZRANGE', LEVELS, 0, -1)) do
   local root = ops.rootOf(priority)
   for _, entry in ipairs(redis.call('LRANGE', ops.turnsOf(root), 0, -1)) do
     if entry ~= '$' then
-      local child, ownOnly = ops.childOf(root, entry)
-      local segment = string.sub(child, #root + 2)
-      result[#result + 1] = string.sub(segment, string.find(segment, ':', 1, true) + 1)
-      result[#result + 1] = sizeOf(child, ownOnly)
+      -- The entry is the key's length, ':' and the key, after a mark when it has one.
+      result[#result + 1] = string.match(entry, '^=?%d+:(.*)$')
+      result[#result + 1] = sizeOf(ops.childOf(root, entry))
     end
   end
 end
