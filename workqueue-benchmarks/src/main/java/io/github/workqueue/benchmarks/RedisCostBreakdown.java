@@ -121,22 +121,16 @@ public final class RedisCostBreakdown {
 
 	private static void phase(String name, RedisCommands<String, String> stats, Callable<Void> work) throws Exception {
 		double cpuBefore = RedisMeasurement.cpuSeconds(stats.info("cpu"));
-		String statsBefore = stats.info("commandstats");
-		Map<String, Long> before = calls(statsBefore);
+		CommandStats before = CommandStats.read(stats);
 		work.call();
 		double cpuAfter = RedisMeasurement.cpuSeconds(stats.info("cpu"));
-		String statsAfter = stats.info("commandstats");
-		Map<String, Long> after = calls(statsAfter);
-		double inScripts = (scriptMicros(statsAfter) - scriptMicros(statsBefore)) / (double) ITEMS;
+		CommandStats after = CommandStats.read(stats);
+		double inScripts = (after.micros(CommandStats.SCRIPTS) - before.micros(CommandStats.SCRIPTS)) / (double) ITEMS;
 		Map<String, Double> perOp = new TreeMap<>();
 		double total = 0;
-		for (Map.Entry<String, Long> entry : after.entrySet()) {
-			long delta = entry.getValue() - before.getOrDefault(entry.getKey(), 0L);
-			// The stats client's own INFO calls are not the operation's.
-			if (delta > 0 && !entry.getKey().equals("info")) {
-				perOp.put(entry.getKey(), delta / (double) ITEMS);
-				total += delta / (double) ITEMS;
-			}
+		for (Map.Entry<String, CommandStats.Counts> entry : after.since(before).entrySet()) {
+			perOp.put(entry.getKey(), entry.getValue().calls() / (double) ITEMS);
+			total += entry.getValue().calls() / (double) ITEMS;
 		}
 		StringBuilder commands = new StringBuilder();
 		perOp.forEach((command, count) -> commands.append(String.format("%s %.2f  ", command, count)));
@@ -155,31 +149,6 @@ public final class RedisCostBreakdown {
 			thread.join();
 		}
 		return null;
-	}
-
-	/** Microseconds redis-server spent running scripts so far. */
-	private static long scriptMicros(String commandStats) {
-		long micros = 0;
-		for (String line : commandStats.split("\\r?\\n")) {
-			if (line.startsWith("cmdstat_fcall:") || line.startsWith("cmdstat_evalsha:")
-					|| line.startsWith("cmdstat_eval:")) {
-				String usec = line.substring(line.indexOf("usec=") + 5);
-				micros += Long.parseLong(usec.substring(0, usec.indexOf(',')));
-			}
-		}
-		return micros;
-	}
-
-	private static Map<String, Long> calls(String commandStats) {
-		Map<String, Long> calls = new TreeMap<>();
-		for (String line : commandStats.split("\\r?\\n")) {
-			if (line.startsWith("cmdstat_")) {
-				String command = line.substring("cmdstat_".length(), line.indexOf(':'));
-				String count = line.substring(line.indexOf("calls=") + 6);
-				calls.put(command, Long.parseLong(count.substring(0, count.indexOf(','))));
-			}
-		}
-		return calls;
 	}
 
 }

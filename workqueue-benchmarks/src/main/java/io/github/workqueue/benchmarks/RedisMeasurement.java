@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -49,6 +50,9 @@ public final class RedisMeasurement {
 	private static final int WORKERS_PER_INSTANCE = 4;
 
 	private static final int HAND_OFFS = 5_000;
+
+	/** Scripts and blocking pops: the commands a queue sends per item. */
+	private static final Set<String> ROUND_TRIPS = Set.of("fcall", "evalsha", "eval", "blpop");
 
 	private RedisMeasurement() {
 	}
@@ -105,16 +109,16 @@ public final class RedisMeasurement {
 			.holder("producer")
 			.build(ItemCodec.strings());
 		var stats = producerClient.connect().sync();
-		long before = roundTrips(stats.info("commandstats"));
+		CommandStats before = CommandStats.read(stats);
 		double cpuBefore = cpuSeconds(stats.info("cpu"));
 		double itemsPerSecond = run(queues, producer);
 		double cpuAfter = cpuSeconds(stats.info("cpu"));
-		long after = roundTrips(stats.info("commandstats"));
+		long roundTrips = CommandStats.read(stats).calls(ROUND_TRIPS) - before.calls(ROUND_TRIPS);
 		producer.shutDown();
 		queues.forEach(WorkQueue::shutDown);
 		clients.forEach(RedisClient::shutdown);
 		producerClient.shutdown();
-		return new double[] { itemsPerSecond, (after - before) / (double) ITEMS, (cpuAfter - cpuBefore) * 1e6 / ITEMS };
+		return new double[] { itemsPerSecond, roundTrips / (double) ITEMS, (cpuAfter - cpuBefore) * 1e6 / ITEMS };
 	}
 
 	/**
@@ -334,19 +338,6 @@ public final class RedisMeasurement {
 			}
 		}
 		return seconds;
-	}
-
-	/** Scripts and blocking pops: the commands a queue sends per item. */
-	private static long roundTrips(String commandStats) {
-		long calls = 0;
-		for (String line : commandStats.split("\r?\n")) {
-			if (line.startsWith("cmdstat_fcall:") || line.startsWith("cmdstat_evalsha:")
-					|| line.startsWith("cmdstat_eval:") || line.startsWith("cmdstat_blpop:")) {
-				String count = line.substring(line.indexOf("calls=") + 6);
-				calls += Long.parseLong(count.substring(0, count.indexOf(',')));
-			}
-		}
-		return calls;
 	}
 
 	static int freePort() throws IOException {

@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.IntFunction;
 
 import io.lettuce.core.RedisClient;
@@ -166,7 +165,7 @@ public final class RedisScriptCost {
 	 */
 	private void measure(String label, String function, int perCall, int calls, IntFunction<String[]> argv,
 			List<String> leases) {
-		Map<String, long[]> before = commandStats();
+		CommandStats before = CommandStats.read(this.redis);
 		for (int i = 0; i < calls; i++) {
 			List<Object> reply = this.redis.fcall(function, ScriptOutputType.MULTI, this.keys, argv.apply(i));
 			if (leases != null) {
@@ -178,37 +177,18 @@ public final class RedisScriptCost {
 				}
 			}
 		}
-		Map<String, long[]> after = commandStats();
-		double scriptMicros = 0;
+		Map<String, CommandStats.Counts> ran = CommandStats.read(this.redis).since(before);
+		double scriptMicros = ran.getOrDefault("fcall", CommandStats.Counts.NONE).micros();
 		double commands = 0;
 		double commandMicros = 0;
-		for (Map.Entry<String, long[]> entry : after.entrySet()) {
-			long[] was = before.getOrDefault(entry.getKey(), new long[2]);
-			long micros = entry.getValue()[1] - was[1];
-			if (entry.getKey().equals("fcall")) {
-				scriptMicros = micros;
-			}
-			else if (!entry.getKey().equals("info")) {
-				commands += entry.getValue()[0] - was[0];
-				commandMicros += micros;
+		for (Map.Entry<String, CommandStats.Counts> entry : ran.entrySet()) {
+			if (!entry.getKey().equals("fcall")) {
+				commands += entry.getValue().calls();
+				commandMicros += entry.getValue().micros();
 			}
 		}
 		System.out.printf("%-32s %10.2f %10.2f %10.1f %10.2f%n", label, scriptMicros / calls,
 				scriptMicros / calls / perCall, commands / calls, commandMicros / calls);
-	}
-
-	/** Command name to {calls, microseconds} from {@code INFO commandstats}. */
-	private Map<String, long[]> commandStats() {
-		Map<String, long[]> stats = new TreeMap<>();
-		for (String line : this.redis.info("commandstats").split("\\r?\\n")) {
-			if (line.startsWith("cmdstat_")) {
-				String[] fields = line.substring(line.indexOf(':') + 1).split(",");
-				long calls = Long.parseLong(fields[0].substring("calls=".length()));
-				long micros = Long.parseLong(fields[1].substring("usec=".length()));
-				stats.put(line.substring("cmdstat_".length(), line.indexOf(':')), new long[] { calls, micros });
-			}
-		}
-		return stats;
 	}
 
 }
