@@ -1,5 +1,8 @@
 package io.github.workqueue.core;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.MonitorInfo;
+import java.lang.management.ThreadInfo;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +39,8 @@ class WorkQueueStressTest {
 	private static final int KEYS = 200;
 
 	private static final int ADDS_PER_PRODUCER = 2_000;
+
+	private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(60);
 
 	/** A global order of events: adds and processing starts take numbers from it. */
 	private final AtomicLong sequence = new AtomicLong();
@@ -203,11 +208,41 @@ class WorkQueueStressTest {
 		return thread;
 	}
 
+	/**
+	 * Joins the threads; one still running after {@link #JOIN_TIMEOUT} fails the test
+	 * with a dump of every thread and the monitors they hold, so that a hang shows where
+	 * it is.
+	 */
 	private static void joinAll(List<Thread> threads) throws InterruptedException {
 		for (Thread thread : threads) {
-			thread.join(Duration.ofSeconds(60).toMillis());
-			assertThat(thread.isAlive()).as("%s finished", thread.getName()).isFalse();
+			thread.join(JOIN_TIMEOUT.toMillis());
+			if (thread.isAlive()) {
+				throw new AssertionError(
+						thread.getName() + " did not finish within " + JOIN_TIMEOUT + "; threads:\n" + threadDump());
+			}
 		}
+	}
+
+	private static String threadDump() {
+		StringBuilder dump = new StringBuilder();
+		for (ThreadInfo info : ManagementFactory.getThreadMXBean().dumpAllThreads(true, true)) {
+			dump.append(info.getThreadName()).append(' ').append(info.getThreadState());
+			if (info.getLockName() != null) {
+				dump.append(" on ").append(info.getLockName()).append(" owned by ").append(info.getLockOwnerName());
+			}
+			dump.append('\n');
+			for (StackTraceElement frame : info.getStackTrace()) {
+				dump.append("\tat ").append(frame).append('\n');
+			}
+			for (MonitorInfo monitor : info.getLockedMonitors()) {
+				dump.append("\tholds ")
+					.append(monitor)
+					.append(" at depth ")
+					.append(monitor.getLockedStackDepth())
+					.append('\n');
+			}
+		}
+		return dump.toString();
 	}
 
 	private static void await(CountDownLatch latch) {
