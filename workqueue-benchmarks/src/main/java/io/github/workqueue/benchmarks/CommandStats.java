@@ -50,7 +50,7 @@ record CommandStats(Map<String, Counts> byCommand) {
 	 * @param earlier a reading taken before this one
 	 * @return per command that ran, its calls and microseconds since then
 	 */
-	Map<String, Counts> since(CommandStats earlier) {
+	CommandStats since(CommandStats earlier) {
 		Map<String, Counts> ran = new TreeMap<>();
 		this.byCommand.forEach((command, now) -> {
 			Counts before = earlier.byCommand.getOrDefault(command, Counts.NONE);
@@ -58,29 +58,23 @@ record CommandStats(Map<String, Counts> byCommand) {
 				ran.put(command, new Counts(now.calls() - before.calls(), now.micros() - before.micros()));
 			}
 		});
-		return ran;
+		return new CommandStats(ran);
 	}
 
 	/**
-	 * Returns the calls of some commands, summed.
+	 * Returns the counts of some commands, summed.
 	 * @param commands their names
-	 * @return their calls
+	 * @return their calls and microseconds
 	 */
-	long calls(Set<String> commands) {
-		return commands.stream()
-			.mapToLong((command) -> this.byCommand.getOrDefault(command, Counts.NONE).calls())
-			.sum();
-	}
-
-	/**
-	 * Returns the microseconds of some commands, summed.
-	 * @param commands their names
-	 * @return their microseconds
-	 */
-	long micros(Set<String> commands) {
-		return commands.stream()
-			.mapToLong((command) -> this.byCommand.getOrDefault(command, Counts.NONE).micros())
-			.sum();
+	Counts of(Set<String> commands) {
+		long calls = 0;
+		long micros = 0;
+		for (String command : commands) {
+			Counts counts = this.byCommand.getOrDefault(command, Counts.NONE);
+			calls += counts.calls();
+			micros += counts.micros();
+		}
+		return new Counts(calls, micros);
 	}
 
 }

@@ -124,11 +124,11 @@ public final class RedisCostBreakdown {
 		CommandStats before = CommandStats.read(stats);
 		work.call();
 		double cpuAfter = RedisMeasurement.cpuSeconds(stats.info("cpu"));
-		CommandStats after = CommandStats.read(stats);
-		double inScripts = (after.micros(CommandStats.SCRIPTS) - before.micros(CommandStats.SCRIPTS)) / (double) ITEMS;
+		CommandStats ran = CommandStats.read(stats).since(before);
+		double inScripts = ran.of(CommandStats.SCRIPTS).micros() / (double) ITEMS;
 		Map<String, Double> perOp = new TreeMap<>();
 		double total = 0;
-		for (Map.Entry<String, CommandStats.Counts> entry : after.since(before).entrySet()) {
+		for (Map.Entry<String, CommandStats.Counts> entry : ran.byCommand().entrySet()) {
 			perOp.put(entry.getKey(), entry.getValue().calls() / (double) ITEMS);
 			total += entry.getValue().calls() / (double) ITEMS;
 		}

@@ -113,7 +113,7 @@ public final class RedisMeasurement {
 		double cpuBefore = cpuSeconds(stats.info("cpu"));
 		double itemsPerSecond = run(queues, producer);
 		double cpuAfter = cpuSeconds(stats.info("cpu"));
-		long roundTrips = CommandStats.read(stats).calls(ROUND_TRIPS) - before.calls(ROUND_TRIPS);
+		long roundTrips = CommandStats.read(stats).since(before).of(ROUND_TRIPS).calls();
 		producer.shutDown();
 		queues.forEach(WorkQueue::shutDown);
 		clients.forEach(RedisClient::shutdown);

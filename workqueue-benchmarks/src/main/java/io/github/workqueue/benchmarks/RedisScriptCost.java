@@ -177,7 +177,7 @@ public final class RedisScriptCost {
 				}
 			}
 		}
-		Map<String, CommandStats.Counts> ran = CommandStats.read(this.redis).since(before);
+		Map<String, CommandStats.Counts> ran = CommandStats.read(this.redis).since(before).byCommand();
 		double scriptMicros = ran.getOrDefault("fcall", CommandStats.Counts.NONE).micros();
 		double commands = 0;
 		double commandMicros = 0;

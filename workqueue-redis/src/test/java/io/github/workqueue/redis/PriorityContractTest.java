@@ -226,6 +226,22 @@ class PriorityContractTest {
 	}
 
 	@Test
+	void raisingTheLastOwnItemOfAKeyWithSubkeysShouldKeepTheRoundRobin() throws InterruptedException {
+		// Every segment but the last is a key: "a/2" is key a's own item, "a/x/1" under
+		// a/x.
+		RateLimitingQueue<String> queue = queue(
+				(item) -> List.of(item.split("/")).subList(0, item.split("/").length - 1));
+		queue.add("a/x/1");
+		queue.add("a/2");
+		queue.add("a/x/3");
+		queue.add("b/1");
+		queue.add("b/2");
+		queue.add("a/2", AddOptions.priority(1));
+		// a's own items are gone from priority 0: a's turn there is x's, every time.
+		assertTakenInOrder(queue, "a/2", "a/x/1", "b/1", "a/x/3", "b/2");
+	}
+
+	@Test
 	void fairnessShouldComeAfterPriority() throws InterruptedException {
 		RateLimitingQueue<String> queue = queue((item) -> List.of(item.substring(0, item.indexOf('/'))));
 		queue.add("a/1");

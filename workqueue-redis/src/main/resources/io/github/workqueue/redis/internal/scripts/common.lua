@@ -304,12 +304,17 @@ local function levels()
     local sequence = redis.call('ZSCORE', node, item)
     redis.call('ZREM', node, item)
     known[node] = nil
+    -- A node left without own items drops '$' from its turns, or, having none, is the
+    -- marked entry of its parent.
     local active = has(node)
-    local ownOnly = not has(turnsOf(node))
-    if not active and not ownOnly then
-      active = dropTurn(turnsOf(node), '$')
+    local mark = ''
+    if not active then
+      if has(turnsOf(node)) then
+        active = dropTurn(turnsOf(node), '$')
+      else
+        mark = '='
+      end
     end
-    local mark = ownOnly and '=' or ''
     for depth = #keys, 1, -1 do
       if active then
         break
