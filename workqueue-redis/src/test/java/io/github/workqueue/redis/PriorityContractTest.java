@@ -57,6 +57,13 @@ class PriorityContractTest {
 		return queue(null);
 	}
 
+	/**
+	 * A queue whose items' fairness keys are every '/'-separated segment but the last.
+	 */
+	private RateLimitingQueue<String> queueKeyedByPath() {
+		return queue((item) -> List.of(item.split("/")).subList(0, item.split("/").length - 1));
+	}
+
 	private void assertTakenInOrder(RateLimitingQueue<String> queue, String... expected) throws InterruptedException {
 		List<String> taken = new ArrayList<>();
 		for (int i = 0; i < expected.length; i++) {
@@ -187,9 +194,8 @@ class PriorityContractTest {
 
 	@Test
 	void itemsWithFewerKeysShouldBeAGroupBesideTheirSiblingKeys() throws InterruptedException {
-		// Every segment but the last is a key: "4" has none, "a/2" one, "a/x/1" two.
-		RateLimitingQueue<String> queue = queue(
-				(item) -> List.of(item.split("/")).subList(0, item.split("/").length - 1));
+		// "4" has no key, "a/2" one, "a/x/1" two.
+		RateLimitingQueue<String> queue = queueKeyedByPath();
 		queue.add("a/x/1");
 		queue.add("a/2");
 		queue.add("a/x/3");
@@ -227,10 +233,8 @@ class PriorityContractTest {
 
 	@Test
 	void raisingTheLastOwnItemOfAKeyWithSubkeysShouldKeepTheRoundRobin() throws InterruptedException {
-		// Every segment but the last is a key: "a/2" is key a's own item, "a/x/1" under
-		// a/x.
-		RateLimitingQueue<String> queue = queue(
-				(item) -> List.of(item.split("/")).subList(0, item.split("/").length - 1));
+		// "a/2" is key a's own item, "a/x/1" is under a/x.
+		RateLimitingQueue<String> queue = queueKeyedByPath();
 		queue.add("a/x/1");
 		queue.add("a/2");
 		queue.add("a/x/3");
