@@ -22,7 +22,8 @@ import io.github.workqueue.redis.RedisQueueConnection;
  * <li>enqueue-and-process (as {@code RedisMeasurement}: four producers add 100k distinct
  * items while one instance's four workers take and finish them), with plain adds (the
  * FIFO), with adds at three priorities, and with three priorities and fairness over ten
- * tenants; items per second and redis-server CPU per item ({@code INFO cpu});</li>
+ * tenants; items per second, redis-server CPU per item ({@code INFO cpu}), and the
+ * scripts and the Redis commands inside them per item ({@code INFO commandstats});</li>
  * <li>fairness: one tenant with 100k ready items and nine with 10 each, then one worker
  * takes them: the position of the small tenants' last item among the gets (the issue asks
  * for at most 100).</li>
@@ -53,7 +54,8 @@ public final class RedisPriorityMeasurement {
 			uri = "redis://127.0.0.1:" + port;
 		}
 		try {
-			System.out.printf("%-34s %12s %16s%n", "enqueue-and-process x 4", "items/s", "redis us/item");
+			System.out.printf("%-34s %12s %16s %14s %15s%n", "enqueue-and-process x 4", "items/s", "redis us/item",
+					"scripts/item", "commands/item");
 			report(uri, "fifo (plain adds)", false, (i) -> null);
 			report(uri, "3 priorities", false, (i) -> AddOptions.priority(i % 3 - 1));
 			report(uri, "3 priorities + fairness (10)", true, (i) -> AddOptions.priority(i % 3 - 1));
@@ -71,11 +73,16 @@ public final class RedisPriorityMeasurement {
 			throws InterruptedException {
 		RedisClient client = RedisClient.create(uri);
 		var stats = client.connect().sync();
+		CommandStats commandsBefore = CommandStats.read(stats);
 		double cpuBefore = RedisMeasurement.cpuSeconds(stats.info("cpu"));
 		double itemsPerSecond = enqueueAndProcess(client, fair, options);
 		double cpuAfter = RedisMeasurement.cpuSeconds(stats.info("cpu"));
+		CommandStats ran = CommandStats.read(stats).since(commandsBefore);
 		client.shutdown();
-		System.out.printf("%-34s %,12.0f %16.1f%n", label, itemsPerSecond, (cpuAfter - cpuBefore) * 1e6 / ITEMS);
+		long scripts = ran.of(CommandStats.SCRIPTS).calls();
+		long commands = ran.byCommand().values().stream().mapToLong(CommandStats.Counts::calls).sum() - scripts;
+		System.out.printf("%-34s %,12.0f %16.1f %14.2f %15.1f%n", label, itemsPerSecond,
+				(cpuAfter - cpuBefore) * 1e6 / ITEMS, (double) scripts / ITEMS, (double) commands / ITEMS);
 	}
 
 	private static RedisQueue<String> queue(RedisClient client, String name, boolean fair) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
@@ -21,14 +22,15 @@ import redis.embedded.RedisServer;
  * items (so that the queue stays empty, as when workers keep up), and dones of those
  * leases; with plain adds, adds at three priorities, and with fairness over ten keys.
  * Prints, from {@code INFO commandstats}, the script's microseconds per call and per
- * item, and the commands it ran per call with their own microseconds: the rest of a
- * call's time is the Lua around them. Three fixed costs first: a function that returns 1,
- * one that runs only {@code begin} (its keys and {@code TIME}), and a batch with nothing
- * in it. One client, one call at a time, an embedded {@code redis-server} of its own.
- * Run: {@code java -cp
+ * item, and the commands it ran per call with their own microseconds (the rest of a
+ * call's time is the Lua around them), then how many of each command a call ran. Three
+ * fixed costs first: a function that returns 1, one that runs only {@code begin} (its
+ * keys and {@code TIME}), and a batch with nothing in it. One client, one call at a time,
+ * an embedded {@code redis-server} of its own. Run: {@code java -cp
  * workqueue-benchmarks/target/benchmarks.jar
- * io.github.workqueue.benchmarks.RedisScriptCost}. The argument layout of
- * {@code batch.lua} is the one its header describes; this class follows it.
+ * io.github.workqueue.benchmarks.RedisScriptCost [batch size...]} (1, 4, 16 and 64 when
+ * none are given). The argument layout of {@code batch.lua} is the one its header
+ * describes; this class follows it.
  */
 public final class RedisScriptCost {
 
@@ -46,10 +48,13 @@ public final class RedisScriptCost {
 
 	private final String[] keys = new String[KEYS];
 
+	private final int[] batchSizes;
+
 	private int nextItem;
 
-	private RedisScriptCost(RedisCommands<String, String> redis) {
+	private RedisScriptCost(RedisCommands<String, String> redis, int[] batchSizes) {
 		this.redis = redis;
+		this.batchSizes = batchSizes;
 		for (int i = 0; i < KEYS; i++) {
 			this.keys[i] = TAG + (i + 1);
 		}
@@ -61,7 +66,9 @@ public final class RedisScriptCost {
 		server.start();
 		RedisClient client = RedisClient.create("redis://127.0.0.1:" + port);
 		try {
-			new RedisScriptCost(client.connect().sync()).run();
+			int[] batchSizes = (args.length > 0) ? Arrays.stream(args).mapToInt(Integer::parseInt).toArray()
+					: new int[] { 1, 4, 16, 64 };
+			new RedisScriptCost(client.connect().sync(), batchSizes).run();
 		}
 		finally {
 			client.shutdown();
@@ -76,7 +83,7 @@ public final class RedisScriptCost {
 		measure("begin (keys, TIME)", "cost_begin", 1, 20_000, (i) -> new String[] { "" });
 		measure("batch with nothing", "cost_batch", 1, 20_000, (i) -> batch(List.of(), List.of(), 0, "plain"));
 		for (String mode : MODES) {
-			for (int k : new int[] { 1, 4, 16, 64 }) {
+			for (int k : this.batchSizes) {
 				int calls = ITEMS_PER_CASE / k;
 				measure(mode + ", add x" + k, "cost_batch", k, calls, (i) -> batch(items(k), List.of(), 0, mode));
 				clear();
@@ -189,6 +196,13 @@ public final class RedisScriptCost {
 		}
 		System.out.printf("%-32s %10.2f %10.2f %10.1f %10.2f%n", label, scriptMicros / calls,
 				scriptMicros / calls / perCall, commands / calls, commandMicros / calls);
+		StringBuilder perCommand = new StringBuilder("    per call:");
+		ran.forEach((command, counts) -> {
+			if (!command.equals("fcall")) {
+				perCommand.append(String.format(" %s %.2f", command, counts.calls() / (double) calls));
+			}
+		});
+		System.out.println(perCommand);
 	}
 
 }

@@ -50,18 +50,45 @@ class BatchTakeTest {
 		assertThat(take(3)).containsExactly("v", "z");
 	}
 
+	@Test
+	void oneCallShouldTakeDownManyPrioritiesWithTheLevelsItsOwnAddsMade() {
+		List<Object> adds = new ArrayList<>();
+		for (int priority = 0; priority < 20; priority++) {
+			adds.addAll(List.of("p" + priority, priority, ""));
+		}
+		addWithOptions(adds.toArray());
+		// In the call that takes: a level above the twenty, one below them, and an item
+		// at
+		// a level that has one; each item leaves with its own priority.
+		List<BatchRequest.Add> more = adds("top", 25, "", "below", -1, "", "second-at-2", 2, "");
+		List<String> expected = new ArrayList<>(List.of("top@25"));
+		for (int priority = 19; priority >= 0; priority--) {
+			expected.add("p" + priority + "@" + priority);
+			if (priority == 2) {
+				expected.add("second-at-2@2");
+			}
+		}
+		expected.add("below@-1");
+		assertThat(takeWithPriorities(more, expected.size() + 1)).containsExactlyElementsOf(expected);
+		assertThat(take(1)).isEmpty();
+	}
+
 	/**
 	 * Adds with a priority and one fairness key (or none, when empty), in one call.
 	 * @param triples item, priority and fairness key, for each add
 	 */
 	private void addWithOptions(Object... triples) {
+		run(new ShardBatch(0, adds(triples), List.of(), 0));
+	}
+
+	private static List<BatchRequest.Add> adds(Object... triples) {
 		List<BatchRequest.Add> adds = new ArrayList<>();
 		for (int i = 0; i < triples.length; i += 3) {
 			String key = (String) triples[i + 2];
 			adds.add(new BatchRequest.Add(0, (String) triples[i], triples[i + 1].toString(),
 					key.isEmpty() ? "" : "[\"" + key + "\"]"));
 		}
-		run(new ShardBatch(0, adds, List.of(), 0));
+		return adds;
 	}
 
 	/** Asks for leases on up to count items in one call; returns the items granted. */
@@ -71,6 +98,21 @@ class BatchTakeTest {
 		// The first value is the time to the next event; each lease is five values.
 		for (int at = 1; at < reply.size(); at += 5) {
 			taken.add((String) reply.get(at));
+		}
+		return taken;
+	}
+
+	/**
+	 * Adds, then asks for leases on up to count items, in one call; returns the items
+	 * granted as {@code item@priority}.
+	 */
+	private List<String> takeWithPriorities(List<BatchRequest.Add> adds, int count) {
+		List<Object> reply = run(new ShardBatch(0, adds, List.of(), count));
+		List<String> taken = new ArrayList<>();
+		// After the time to the next event, one result per add, then five values per
+		// lease.
+		for (int at = 1 + adds.size(); at < reply.size(); at += 5) {
+			taken.add(reply.get(at) + "@" + reply.get(at + 4));
 		}
 		return taken;
 	}
