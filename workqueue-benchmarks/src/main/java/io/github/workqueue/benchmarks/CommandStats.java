@@ -62,6 +62,35 @@ record CommandStats(Map<String, Counts> byCommand) {
 	}
 
 	/**
+	 * Returns the counts of every command but the scripts, summed: the commands that
+	 * scripts ran, when only scripts were sent.
+	 * @return their calls and microseconds
+	 */
+	Counts commands() {
+		long calls = 0;
+		long micros = 0;
+		for (Map.Entry<String, Counts> entry : this.byCommand.entrySet()) {
+			if (!SCRIPTS.contains(entry.getKey())) {
+				calls += entry.getValue().calls();
+				micros += entry.getValue().micros();
+			}
+		}
+		return new Counts(calls, micros);
+	}
+
+	/**
+	 * Returns each command with how many times it ran per unit of work, in name order.
+	 * @param units the units of work (calls, items) to divide by
+	 * @return lines such as {@code "hmget 2.00  zadd 1.00  "}
+	 */
+	String perUnit(double units) {
+		StringBuilder line = new StringBuilder();
+		this.byCommand
+			.forEach((command, counts) -> line.append(String.format("%s %.2f  ", command, counts.calls() / units)));
+		return line.toString();
+	}
+
+	/**
 	 * Returns the counts of some commands, summed.
 	 * @param commands their names
 	 * @return their calls and microseconds

@@ -2,8 +2,6 @@ package io.github.workqueue.benchmarks;
 
 import java.net.ServerSocket;
 import java.time.Duration;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.function.IntConsumer;
 
@@ -126,16 +124,9 @@ public final class RedisCostBreakdown {
 		double cpuAfter = RedisMeasurement.cpuSeconds(stats.info("cpu"));
 		CommandStats ran = CommandStats.read(stats).since(before);
 		double inScripts = ran.of(CommandStats.SCRIPTS).micros() / (double) ITEMS;
-		Map<String, Double> perOp = new TreeMap<>();
-		double total = 0;
-		for (Map.Entry<String, CommandStats.Counts> entry : ran.byCommand().entrySet()) {
-			perOp.put(entry.getKey(), entry.getValue().calls() / (double) ITEMS);
-			total += entry.getValue().calls() / (double) ITEMS;
-		}
-		StringBuilder commands = new StringBuilder();
-		perOp.forEach((command, count) -> commands.append(String.format("%s %.2f  ", command, count)));
+		long total = ran.byCommand().values().stream().mapToLong(CommandStats.Counts::calls).sum();
 		System.out.printf("%-14s %12.1f %12.1f %10.2f  %s%n", name, (cpuAfter - cpuBefore) * 1e6 / ITEMS, inScripts,
-				total, commands);
+				total / (double) ITEMS, ran.perUnit(ITEMS));
 	}
 
 	private static Void inThreads(IntConsumer work) throws InterruptedException {

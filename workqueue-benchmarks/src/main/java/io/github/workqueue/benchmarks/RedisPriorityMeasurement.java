@@ -79,10 +79,9 @@ public final class RedisPriorityMeasurement {
 		double cpuAfter = RedisMeasurement.cpuSeconds(stats.info("cpu"));
 		CommandStats ran = CommandStats.read(stats).since(commandsBefore);
 		client.shutdown();
-		long scripts = ran.of(CommandStats.SCRIPTS).calls();
-		long commands = ran.byCommand().values().stream().mapToLong(CommandStats.Counts::calls).sum() - scripts;
 		System.out.printf("%-34s %,12.0f %16.1f %14.2f %15.1f%n", label, itemsPerSecond,
-				(cpuAfter - cpuBefore) * 1e6 / ITEMS, (double) scripts / ITEMS, (double) commands / ITEMS);
+				(cpuAfter - cpuBefore) * 1e6 / ITEMS, ran.of(CommandStats.SCRIPTS).calls() / (double) ITEMS,
+				ran.commands().calls() / (double) ITEMS);
 	}
 
 	private static RedisQueue<String> queue(RedisClient client, String name, boolean fair) {

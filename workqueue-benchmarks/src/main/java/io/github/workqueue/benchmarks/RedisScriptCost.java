@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.function.IntFunction;
 
 import io.lettuce.core.RedisClient;
@@ -184,25 +183,12 @@ public final class RedisScriptCost {
 				}
 			}
 		}
-		Map<String, CommandStats.Counts> ran = CommandStats.read(this.redis).since(before).byCommand();
-		double scriptMicros = ran.getOrDefault("fcall", CommandStats.Counts.NONE).micros();
-		double commands = 0;
-		double commandMicros = 0;
-		for (Map.Entry<String, CommandStats.Counts> entry : ran.entrySet()) {
-			if (!entry.getKey().equals("fcall")) {
-				commands += entry.getValue().calls();
-				commandMicros += entry.getValue().micros();
-			}
-		}
+		CommandStats ran = CommandStats.read(this.redis).since(before);
+		double scriptMicros = ran.of(CommandStats.SCRIPTS).micros();
+		CommandStats.Counts commands = ran.commands();
 		System.out.printf("%-32s %10.2f %10.2f %10.1f %10.2f%n", label, scriptMicros / calls,
-				scriptMicros / calls / perCall, commands / calls, commandMicros / calls);
-		StringBuilder perCommand = new StringBuilder("    per call:");
-		ran.forEach((command, counts) -> {
-			if (!command.equals("fcall")) {
-				perCommand.append(String.format(" %s %.2f", command, counts.calls() / (double) calls));
-			}
-		});
-		System.out.println(perCommand);
+				scriptMicros / calls / perCall, commands.calls() / (double) calls, commands.micros() / (double) calls);
+		System.out.println("    per call: " + ran.perUnit(calls));
 	}
 
 }

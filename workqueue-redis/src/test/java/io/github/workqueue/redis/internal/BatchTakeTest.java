@@ -57,19 +57,18 @@ class BatchTakeTest {
 			adds.addAll(List.of("p" + priority, priority, ""));
 		}
 		addWithOptions(adds.toArray());
-		// In the call that takes: a level above the twenty, one below them, and an item
-		// at
-		// a level that has one; each item leaves with its own priority.
+		// The call that takes adds first: a level above the twenty, one below them, and
+		// an item at a level that has one. Each item leaves with its own priority.
 		List<BatchRequest.Add> more = adds("top", 25, "", "below", -1, "", "second-at-2", 2, "");
-		List<String> expected = new ArrayList<>(List.of("top@25"));
+		List<Lease> expected = new ArrayList<>(List.of(new Lease("top", 25)));
 		for (int priority = 19; priority >= 0; priority--) {
-			expected.add("p" + priority + "@" + priority);
+			expected.add(new Lease("p" + priority, priority));
 			if (priority == 2) {
-				expected.add("second-at-2@2");
+				expected.add(new Lease("second-at-2", 2));
 			}
 		}
-		expected.add("below@-1");
-		assertThat(takeWithPriorities(more, expected.size() + 1)).containsExactlyElementsOf(expected);
+		expected.add(new Lease("below", -1));
+		assertThat(addAndTake(more, expected.size() + 1)).containsExactlyElementsOf(expected);
 		assertThat(take(1)).isEmpty();
 	}
 
@@ -93,28 +92,26 @@ class BatchTakeTest {
 
 	/** Asks for leases on up to count items in one call; returns the items granted. */
 	private List<String> take(int count) {
-		List<Object> reply = run(new ShardBatch(0, List.of(), List.of(), count));
-		List<String> taken = new ArrayList<>();
-		// The first value is the time to the next event; each lease is five values.
-		for (int at = 1; at < reply.size(); at += 5) {
-			taken.add((String) reply.get(at));
+		return addAndTake(List.of(), count).stream().map(Lease::item).toList();
+	}
+
+	/**
+	 * Adds, then asks for leases on up to count items, in one call; returns the leases.
+	 */
+	private List<Lease> addAndTake(List<BatchRequest.Add> adds, int count) {
+		List<Object> reply = run(new ShardBatch(0, adds, List.of(), count));
+		List<Lease> taken = new ArrayList<>();
+		// The time to the next event, one result per add, then five values per lease:
+		// item, token, deadline, time queued, priority.
+		for (int at = 1 + adds.size(); at < reply.size(); at += 5) {
+			taken.add(new Lease((String) reply.get(at), (Long) reply.get(at + 4)));
 		}
 		return taken;
 	}
 
-	/**
-	 * Adds, then asks for leases on up to count items, in one call; returns the items
-	 * granted as {@code item@priority}.
-	 */
-	private List<String> takeWithPriorities(List<BatchRequest.Add> adds, int count) {
-		List<Object> reply = run(new ShardBatch(0, adds, List.of(), count));
-		List<String> taken = new ArrayList<>();
-		// After the time to the next event, one result per add, then five values per
-		// lease.
-		for (int at = 1 + adds.size(); at < reply.size(); at += 5) {
-			taken.add(reply.get(at) + "@" + reply.get(at + 4));
-		}
-		return taken;
+	/** A lease granted by a call, as far as these tests look at it. */
+	private record Lease(String item, long priority) {
+
 	}
 
 	/**
