@@ -79,14 +79,15 @@ record CommandStats(Map<String, Counts> byCommand) {
 	}
 
 	/**
-	 * Returns each command with how many times it ran per unit of work, in name order.
+	 * Returns each command with how many times it ran and for how long per unit of work,
+	 * in name order.
 	 * @param units the units of work (calls, items) to divide by
-	 * @return lines such as {@code "hmget 2.00  zadd 1.00  "}
+	 * @return lines such as {@code "hmget 2.00 (1.1us)  zadd 1.00 (0.9us)  "}
 	 */
 	String perUnit(double units) {
 		StringBuilder line = new StringBuilder();
-		this.byCommand
-			.forEach((command, counts) -> line.append(String.format("%s %.2f  ", command, counts.calls() / units)));
+		this.byCommand.forEach((command, counts) -> line
+			.append(String.format("%s %.2f (%.1fus)  ", command, counts.calls() / units, counts.micros() / units)));
 		return line.toString();
 	}
 

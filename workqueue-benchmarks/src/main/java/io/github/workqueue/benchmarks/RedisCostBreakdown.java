@@ -1,13 +1,11 @@
 package io.github.workqueue.benchmarks;
 
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.function.IntConsumer;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
-import redis.embedded.RedisServer;
 
 import io.github.workqueue.redis.ItemCodec;
 import io.github.workqueue.redis.RedisQueue;
@@ -37,17 +35,13 @@ public final class RedisCostBreakdown {
 	}
 
 	public static void main(String[] args) throws Exception {
-		String uri = System.getenv("WORKQUEUE_BENCH_REDIS_URL");
-		RedisServer server = null;
-		if (uri == null || uri.isBlank()) {
-			int port;
-			try (ServerSocket socket = new ServerSocket(0)) {
-				port = socket.getLocalPort();
-			}
-			server = RedisServer.builder().port(port).setting("bind 127.0.0.1").setting("save \"\"").build();
-			server.start();
-			uri = "redis://127.0.0.1:" + port;
+		try (MeasuredRedis redis = MeasuredRedis.start()) {
+			System.out.println(redis.describe());
+			measure(redis.uri());
 		}
+	}
+
+	private static void measure(String uri) throws Exception {
 		RedisClient client = RedisClient.create(uri);
 		RedisClient statsClient = RedisClient.create(uri);
 		try {
@@ -111,9 +105,6 @@ public final class RedisCostBreakdown {
 		finally {
 			client.shutdown();
 			statsClient.shutdown();
-			if (server != null) {
-				server.stop();
-			}
 		}
 	}
 

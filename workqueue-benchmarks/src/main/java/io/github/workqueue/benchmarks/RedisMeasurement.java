@@ -22,7 +22,6 @@ import io.github.workqueue.redis.ItemCodec;
 import io.github.workqueue.redis.RedisQueue;
 import io.github.workqueue.redis.RedisQueueConnection;
 import io.lettuce.core.RedisClient;
-import redis.embedded.RedisServer;
 
 /**
  * The Redis queue measured on one Redis (the embedded {@code redis-server}, or the one at
@@ -58,16 +57,9 @@ public final class RedisMeasurement {
 	}
 
 	public static void main(String[] args) throws Exception {
-		String external = System.getenv("WORKQUEUE_BENCH_REDIS_URL");
-		RedisServer server = null;
-		String uri = external;
-		if (uri == null || uri.isBlank()) {
-			int port = freePort();
-			server = RedisServer.builder().port(port).setting("bind 127.0.0.1").setting("save \"\"").build();
-			server.start();
-			uri = "redis://127.0.0.1:" + port;
-		}
-		try {
+		try (MeasuredRedis redis = MeasuredRedis.start()) {
+			String uri = redis.uri();
+			System.out.println(redis.describe());
 			System.out.printf("%-28s %12s %14s %16s%n", "queue", "items/s", "round trips", "redis us/item");
 			System.out.printf("%-28s %,12.0f %14s %16s%n", "in-memory, 4 workers", inMemory(), "-", "-");
 			for (int instances : new int[] { 1, 2, 4 }) {
@@ -80,11 +72,6 @@ public final class RedisMeasurement {
 			double[] latency = handOff(uri);
 			System.out.printf("hand-off add -> get returns (worker blocked in get): p50 %.3f ms, p99 %.3f ms%n",
 					latency[0], latency[1]);
-		}
-		finally {
-			if (server != null) {
-				server.stop();
-			}
 		}
 	}
 

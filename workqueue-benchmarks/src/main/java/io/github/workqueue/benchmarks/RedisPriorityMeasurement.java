@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.function.IntFunction;
 
 import io.lettuce.core.RedisClient;
-import redis.embedded.RedisServer;
 
 import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.FairnessKeyExtractor;
@@ -22,8 +21,9 @@ import io.github.workqueue.redis.RedisQueueConnection;
  * <li>enqueue-and-process (as {@code RedisMeasurement}: four producers add 100k distinct
  * items while one instance's four workers take and finish them), with plain adds (the
  * FIFO), with adds at three priorities, and with three priorities and fairness over ten
- * tenants; items per second, redis-server CPU per item ({@code INFO cpu}), and the
- * scripts and the Redis commands inside them per item ({@code INFO commandstats});</li>
+ * tenants; items per second, redis-server CPU per item ({@code INFO cpu}), the time spent
+ * in scripts, the scripts and the Redis commands inside them per item, and each command's
+ * calls and time per item ({@code INFO commandstats});</li>
  * <li>fairness: one tenant with 100k ready items and nine with 10 each, then one worker
  * takes them: the position of the small tenants' last item among the gets (the issue asks
  * for at most 100).</li>
@@ -45,27 +45,16 @@ public final class RedisPriorityMeasurement {
 	}
 
 	public static void main(String[] args) throws Exception {
-		String uri = System.getenv("WORKQUEUE_BENCH_REDIS_URL");
-		RedisServer server = null;
-		if (uri == null || uri.isBlank()) {
-			int port = RedisMeasurement.freePort();
-			server = RedisServer.builder().port(port).setting("bind 127.0.0.1").setting("save \"\"").build();
-			server.start();
-			uri = "redis://127.0.0.1:" + port;
-		}
-		try {
-			System.out.printf("%-34s %12s %16s %14s %15s%n", "enqueue-and-process x 4", "items/s", "redis us/item",
-					"scripts/item", "commands/item");
+		try (MeasuredRedis redis = MeasuredRedis.start()) {
+			String uri = redis.uri();
+			System.out.println(redis.describe());
+			System.out.printf("%-34s %12s %16s %17s %14s %15s%n", "enqueue-and-process x 4", "items/s", "redis us/item",
+					"in scripts us/item", "scripts/item", "commands/item");
 			report(uri, "fifo (plain adds)", false, (i) -> null);
 			report(uri, "3 priorities", false, (i) -> AddOptions.priority(i % 3 - 1));
 			report(uri, "3 priorities + fairness (10)", true, (i) -> AddOptions.priority(i % 3 - 1));
 			System.out.println("fairness, 100k ready items of one tenant and 10 of nine others: last small item at get "
 					+ fairness(uri));
-		}
-		finally {
-			if (server != null) {
-				server.stop();
-			}
 		}
 	}
 
@@ -79,9 +68,11 @@ public final class RedisPriorityMeasurement {
 		double cpuAfter = RedisMeasurement.cpuSeconds(stats.info("cpu"));
 		CommandStats ran = CommandStats.read(stats).since(commandsBefore);
 		client.shutdown();
-		System.out.printf("%-34s %,12.0f %16.1f %14.2f %15.1f%n", label, itemsPerSecond,
-				(cpuAfter - cpuBefore) * 1e6 / ITEMS, ran.of(CommandStats.SCRIPTS).calls() / (double) ITEMS,
-				ran.commands().calls() / (double) ITEMS);
+		CommandStats.Counts scripts = ran.of(CommandStats.SCRIPTS);
+		System.out.printf("%-34s %,12.0f %16.1f %17.1f %14.2f %15.1f%n", label, itemsPerSecond,
+				(cpuAfter - cpuBefore) * 1e6 / ITEMS, scripts.micros() / (double) ITEMS,
+				scripts.calls() / (double) ITEMS, ran.commands().calls() / (double) ITEMS);
+		System.out.println("  per item: " + ran.perUnit(ITEMS));
 	}
 
 	private static RedisQueue<String> queue(RedisClient client, String name, boolean fair) {

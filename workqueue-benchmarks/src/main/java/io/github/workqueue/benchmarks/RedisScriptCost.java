@@ -11,7 +11,6 @@ import java.util.function.IntFunction;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
-import redis.embedded.RedisServer;
 
 /**
  * What the Redis queue's batch script costs inside redis-server, by the number of items a
@@ -22,10 +21,12 @@ import redis.embedded.RedisServer;
  * leases; with plain adds, adds at three priorities, and with fairness over ten keys.
  * Prints, from {@code INFO commandstats}, the script's microseconds per call and per
  * item, and the commands it ran per call with their own microseconds (the rest of a
- * call's time is the Lua around them), then how many of each command a call ran. Three
- * fixed costs first: a function that returns 1, one that runs only {@code begin} (its
- * keys and {@code TIME}), and a batch with nothing in it. One client, one call at a time,
- * an embedded {@code redis-server} of its own. Run: {@code java -cp
+ * call's time is the Lua around them), then how many of each command a call ran, and
+ * their time. Three fixed costs first: a function that returns 1, one that runs only
+ * {@code begin} (its keys and {@code TIME}), and a batch with nothing in it. One client,
+ * one call at a time, on an embedded {@code redis-server} of its own (or the one at
+ * {@code WORKQUEUE_BENCH_REDIS_URL}, beside whose data its library and keys are loaded).
+ * Run: {@code java -cp
  * workqueue-benchmarks/target/benchmarks.jar
  * io.github.workqueue.benchmarks.RedisScriptCost [batch size...]} (1, 4, 16 and 64 when
  * none are given). The argument layout of {@code batch.lua} is the one its header
@@ -60,18 +61,17 @@ public final class RedisScriptCost {
 	}
 
 	public static void main(String[] args) throws Exception {
-		int port = RedisMeasurement.freePort();
-		RedisServer server = RedisServer.builder().port(port).setting("bind 127.0.0.1").setting("save \"\"").build();
-		server.start();
-		RedisClient client = RedisClient.create("redis://127.0.0.1:" + port);
-		try {
-			int[] batchSizes = (args.length > 0) ? Arrays.stream(args).mapToInt(Integer::parseInt).toArray()
-					: new int[] { 1, 4, 16, 64 };
-			new RedisScriptCost(client.connect().sync(), batchSizes).run();
-		}
-		finally {
-			client.shutdown();
-			server.stop();
+		try (MeasuredRedis redis = MeasuredRedis.start()) {
+			System.out.println(redis.describe());
+			RedisClient client = RedisClient.create(redis.uri());
+			try {
+				int[] batchSizes = (args.length > 0) ? Arrays.stream(args).mapToInt(Integer::parseInt).toArray()
+						: new int[] { 1, 4, 16, 64 };
+				new RedisScriptCost(client.connect().sync(), batchSizes).run();
+			}
+			finally {
+				client.shutdown();
+			}
 		}
 	}
 
