@@ -235,9 +235,8 @@ end
 local granted = 0
 if wanted > 0 then
   reapExpired(maxExpiries)
-  local items = popReady(wanted)
+  local items, prios = popReady(wanted)
   if items and #items > 0 then
-    local prios = exists(PRIO) and redis.call('HMGET', PRIO, unpack(items)) or {}
     local since = redis.call('HMGET', DIRTY, unpack(items))
     redis.call('HDEL', DIRTY, unpack(items))
     -- Fencing tokens only move forward, even after Redis lost its last writes (the counter

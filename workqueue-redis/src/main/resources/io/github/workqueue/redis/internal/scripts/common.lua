@@ -37,26 +37,18 @@ local PRIO, FAIR, LEVELS, COUNT
 -- below that write it: most items are never waiting, parked or expired, so the commands that
 -- would clean them up are skipped while their key is absent. A key taken for present that a
 -- command of this script emptied costs a command that finds nothing, never a skipped one. The
--- three keys of priorities and fairness are asked together first: a queue that uses neither
--- pays one command per script, and one that uses both with items ready, one too.
-local present, plain
+-- three keys of priorities and fairness are asked together, in one command whatever the
+-- queue uses: EXISTS counts a key once for each time it is named, so naming them once, twice
+-- and four times makes its answer a bit per key.
+local present
 local function exists(key)
   if present[key] == nil then
     if key == PRIO or key == FAIR or key == LEVELS then
-      if plain == nil then
-        local found = redis.call('EXISTS', PRIO, FAIR, LEVELS)
-        plain = found == 0
-        if found == 3 then
-          present[PRIO], present[FAIR], present[LEVELS] = true, true, true
-          return true
-        end
-      end
-      if plain then
-        present[key] = false
-        return false
-      end
+      local found = redis.call('EXISTS', PRIO, FAIR, FAIR, LEVELS, LEVELS, LEVELS, LEVELS)
+      present[PRIO], present[FAIR], present[LEVELS] = found % 2 == 1, found % 4 >= 2, found >= 4
+    else
+      present[key] = redis.call('EXISTS', key) == 1
     end
-    present[key] = redis.call('EXISTS', key) == 1
   end
   return present[key]
 end
@@ -66,7 +58,7 @@ end
 --   PRIO    hash  item -> priority, for items present (dirty, waiting or in flight) not at 0
 --   FAIR    hash  item -> fairness keys (JSON array), for items present that have keys
 --   LEVELS  zset  the priorities that have ready items, while the levels are in use
---   COUNT   hash  priority -> ready items at it, and 'all' -> ready items in the levels
+--   COUNT   hash  priority -> ready items at it (their sum is the ready items in the levels)
 --   QUEUE:t:<priority>[/<segment>...]  a priority's fairness tree: one node per path of keys (a
 --           segment is a key with its length in front). A node's own items (those whose keys
 --           end there) are a zset at the node's name, item -> the sequence in which it became
@@ -102,7 +94,7 @@ local function begin(keys, argv)
     now = tonumber(t[1]) * 1000000 + tonumber(t[2])
   end
   PRIO, FAIR, LEVELS, COUNT = QUEUE .. ':prio', QUEUE .. ':fair', QUEUE .. ':levels', QUEUE .. ':count'
-  present, plain, queued = {}, nil, 0
+  present, queued = {}, 0
   pendingCount, pendingAll, known = {}, 0, {}
 end
 
@@ -439,28 +431,38 @@ local function enqueue(item, front)
   enqueueAll({ item }, front)
 end
 
--- Takes up to count ready items, highest priority first; false when none (as LPOP).
+-- Takes up to count ready items, highest priority first; false when none (as LPOP). Also
+-- returns the priority of each item, the level it came from (the FIFO's are all at 0).
 local function popReady(count)
   if not exists(LEVELS) then
-    return redis.call('LPOP', QUEUE, count)
+    return redis.call('LPOP', QUEUE, count), {}
   end
-  local items = {}
+  local items, prios = {}, {}
   local pop = levels().pop
   local top = nil
   while #items < count and exists(LEVELS) do
     if not top then
       top = tonumber(redis.call('ZREVRANGE', LEVELS, 0, 0)[1])
     end
-    if pop(top, count - #items, items) then
+    local taken = #items
+    local emptied = pop(top, count - #items, items)
+    for i = taken + 1, #items do
+      prios[i] = top
+    end
+    if emptied then
       top = nil
     end
   end
-  return items
+  return items, prios
 end
 
 local function readyCount()
   if exists(LEVELS) then
-    return tonumber(redis.call('HGET', COUNT, 'all') or 0) + pendingAll
+    local total = pendingAll
+    for _, count in ipairs(redis.call('HVALS', COUNT)) do
+      total = total + tonumber(count)
+    end
+    return total
   end
   return redis.call('LLEN', QUEUE)
 end
@@ -472,17 +474,18 @@ local function flushCounts()
       redis.call('HDEL', COUNT, priority)
     end
   end
-  if pendingAll ~= 0 and redis.call('HINCRBY', COUNT, 'all', pendingAll) <= 0 then
-    redis.call('HDEL', COUNT, 'all')
-  end
   pendingCount, pendingAll = {}, 0
 end
 
 -- Forgets the priority and keys of items that are no longer present.
 local function forgetAttributes(items)
-  if #items > 0 and (exists(PRIO) or exists(FAIR)) then
-    redis.call('HDEL', PRIO, unpack(items))
-    redis.call('HDEL', FAIR, unpack(items))
+  if #items > 0 then
+    if exists(PRIO) then
+      redis.call('HDEL', PRIO, unpack(items))
+    end
+    if exists(FAIR) then
+      redis.call('HDEL', FAIR, unpack(items))
+    end
   end
 end
 

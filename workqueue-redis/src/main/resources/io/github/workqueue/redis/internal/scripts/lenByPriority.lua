@@ -9,9 +9,7 @@ end
 local result = {}
 local counts = redis.call('HGETALL', COUNT)
 for i = 1, #counts, 2 do
-  if counts[i] ~= 'all' then
-    result[#result + 1] = tonumber(counts[i])
-    result[#result + 1] = tonumber(counts[i + 1])
-  end
+  result[#result + 1] = tonumber(counts[i])
+  result[#result + 1] = tonumber(counts[i + 1])
 end
 return result
