@@ -48,7 +48,7 @@ public final class RedisPriorityMeasurement {
 		try (MeasuredRedis redis = MeasuredRedis.start()) {
 			String uri = redis.uri();
 			System.out.println(redis.describe());
-			System.out.printf("%-34s %12s %16s %17s %14s %15s%n", "enqueue-and-process x 4", "items/s", "redis us/item",
+			System.out.printf("%-34s %12s %16s %19s %14s %15s%n", "enqueue-and-process x 4", "items/s", "redis us/item",
 					"in scripts us/item", "scripts/item", "commands/item");
 			report(uri, "fifo (plain adds)", false, (i) -> null);
 			report(uri, "3 priorities", false, (i) -> AddOptions.priority(i % 3 - 1));
@@ -69,7 +69,7 @@ public final class RedisPriorityMeasurement {
 		CommandStats ran = CommandStats.read(stats).since(commandsBefore);
 		client.shutdown();
 		CommandStats.Counts scripts = ran.of(CommandStats.SCRIPTS);
-		System.out.printf("%-34s %,12.0f %16.1f %17.1f %14.2f %15.1f%n", label, itemsPerSecond,
+		System.out.printf("%-34s %,12.0f %16.1f %19.1f %14.2f %15.1f%n", label, itemsPerSecond,
 				(cpuAfter - cpuBefore) * 1e6 / ITEMS, scripts.micros() / (double) ITEMS,
 				scripts.calls() / (double) ITEMS, ran.commands().calls() / (double) ITEMS);
 		System.out.println("  per item: " + ran.perUnit(ITEMS));
