@@ -181,15 +181,23 @@ local function levels()
   -- that was inactive gets turns and joins its own parent unmarked, one with turns takes the
   -- entry at their back, and one with own items only gets turns, its own items first, and
   -- loses its mark. An active node's ancestors are all active, so the path is read from the
-  -- node up, and usually the node alone is read.
+  -- node up, and usually the node and its turns alone are read.
   local function activate(priority, keys)
     local nodes = pathOf(priority, keys)
     local node = nodes[#nodes]
+    if known[node] then
+      return node
+    end
+    local turns = turnsOf(node)
+    if known[node] == nil and known[turns] == nil then
+      -- Both in one command: EXISTS counts the turns twice, so its answer is a bit per key.
+      local found = redis.call('EXISTS', node, turns, turns)
+      known[node], known[turns] = found % 2 == 1, found >= 2
+    end
     if has(node) then
       return node
     end
     known[node] = true
-    local turns = turnsOf(node)
     if has(turns) then
       redis.call('RPUSH', turns, '$')
       return node
