@@ -33,19 +33,25 @@ local WAKE_HINTS = 64
 -- The keys of priorities and fairness (described below), named after QUEUE.
 local PRIO, FAIR, LEVELS, COUNT
 
+-- Whether each of two or three keys exists, in one command: EXISTS counts a key once for
+-- each time it is named, so naming them once, twice and four times makes its answer a bit
+-- per key.
+local function existEach(a, b, c)
+  local found = c and redis.call('EXISTS', a, b, b, c, c, c, c) or redis.call('EXISTS', a, b, b)
+  return found % 2 == 1, found % 4 >= 2, found >= 4
+end
+
 -- Whether a key exists, asked once per script and then kept up to date by the functions
 -- below that write it: most items are never waiting, parked or expired, so the commands that
 -- would clean them up are skipped while their key is absent. A key taken for present that a
 -- command of this script emptied costs a command that finds nothing, never a skipped one. The
--- three keys of priorities and fairness are asked together, in one command whatever the
--- queue uses: EXISTS counts a key once for each time it is named, so naming them once, twice
--- and four times makes its answer a bit per key.
+-- three keys of priorities and fairness are asked together, one command whatever the queue
+-- uses.
 local present
 local function exists(key)
   if present[key] == nil then
     if key == PRIO or key == FAIR or key == LEVELS then
-      local found = redis.call('EXISTS', PRIO, FAIR, FAIR, LEVELS, LEVELS, LEVELS, LEVELS)
-      present[PRIO], present[FAIR], present[LEVELS] = found % 2 == 1, found % 4 >= 2, found >= 4
+      present[PRIO], present[FAIR], present[LEVELS] = existEach(PRIO, FAIR, LEVELS)
     else
       present[key] = redis.call('EXISTS', key) == 1
     end
@@ -190,9 +196,7 @@ local function levels()
     end
     local turns = turnsOf(node)
     if known[node] == nil and known[turns] == nil then
-      -- Both in one command: EXISTS counts the turns twice, so its answer is a bit per key.
-      local found = redis.call('EXISTS', node, turns, turns)
-      known[node], known[turns] = found % 2 == 1, found >= 2
+      known[node], known[turns] = existEach(node, turns)
     end
     if has(node) then
       return node
