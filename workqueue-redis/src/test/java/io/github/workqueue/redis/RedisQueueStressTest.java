@@ -24,13 +24,14 @@ import static org.awaitility.Awaitility.await;
  * key space, producers adding (some with delays) while one instance is shut down with a
  * drain in the middle of the run. Checked throughout: no key is processed by two workers
  * at once; at the end: every add was followed by a processing that saw it, no lease
- * expired or was refused, nothing was parked, and the shared queue is empty. Run twice:
- * with plain adds (the FIFO), and with adds at three priorities on a queue with fairness
- * over four tenants (the priority trees, and the moves between them and the FIFO), where
- * the trees must be empty at the end too.
+ * expired or was refused, nothing was parked, and the shared queue is empty. Run three
+ * times: with plain adds (the FIFO), with adds at three priorities (the ready set of
+ * priorities without keys, and the moves between it and the FIFO), and with the same adds
+ * on a queue with fairness over four tenants (the priority trees, and the moves between
+ * them and the FIFO), where no key of priorities or fairness may be left at the end.
  */
 @ParameterizedClass(name = "{0}")
-@ValueSource(strings = { "fifo", "priorities" })
+@ValueSource(strings = { "fifo", "priorities", "fairness" })
 class RedisQueueStressTest {
 
 	@Parameter
@@ -57,7 +58,7 @@ class RedisQueueStressTest {
 		for (int i = 0; i < 3; i++) {
 			RedisQueueBuilder builder = RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), this.name)
 				.holder("instance-" + i);
-			if (prioritized()) {
+			if (this.mode.equals("fairness")) {
 				builder.fairness((String key) -> List.of("t" + (key.hashCode() & 3)));
 			}
 			RedisQueue<String> instance = builder.build(ItemCodec.strings());
@@ -91,7 +92,7 @@ class RedisQueueStressTest {
 		try (var connection = TestRedis.client().connect()) {
 			assertThat(connection.sync().keys("*" + this.name + "*"))
 				.as("no key of priorities or fairness (named after the queue's list) is left: the items' "
-						+ "priorities and keys, the levels and the trees are gone")
+						+ "priorities and keys, the ready set, the levels and the trees are gone")
 				.noneMatch((key) -> key.contains(":queue:"));
 		}
 		instances.forEach(RedisQueue::shutDown);
@@ -143,7 +144,7 @@ class RedisQueueStressTest {
 	}
 
 	private boolean prioritized() {
-		return this.mode.equals("priorities");
+		return !this.mode.equals("fifo");
 	}
 
 	private static Thread start(Runnable task) {

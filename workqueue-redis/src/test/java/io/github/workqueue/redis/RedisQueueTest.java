@@ -3,11 +3,13 @@ package io.github.workqueue.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.FakeClock;
 import io.github.workqueue.core.WorkQueue;
 import org.junit.jupiter.api.AfterEach;
@@ -229,6 +231,44 @@ class RedisQueueTest {
 		assertThat(b.stats().redeliveries()).as("a release is not a redelivery").isZero();
 		a.done("x");
 		assertThat(b.lease("x")).isPresent();
+	}
+
+	@Test
+	void aLeaseGivenBackShouldGoToTheHeadOfItsPriority() throws InterruptedException {
+		RedisQueue<String> a = instance("a");
+		RedisQueue<String> b = instance("b");
+		a.add("z");
+		assertThat(take(a)).isEqualTo("z");
+		b.add("a");
+		b.add("b");
+		b.add("high", AddOptions.priority(5));
+		assertThat(a.shutDownWithDrain(Duration.ofMillis(10))).as("z is not done").isFalse();
+		assertThat(b.lenByPriority()).containsExactly(Map.entry(5, 1), Map.entry(0, 3));
+		assertThat(take(b)).isEqualTo("high");
+		assertThat(take(b)).as("z is back at the head of priority 0").isEqualTo("z");
+		assertThat(take(b)).isEqualTo("a");
+		assertThat(take(b)).isEqualTo("b");
+	}
+
+	@Test
+	void itemsWithoutKeysShouldKeepTheirOrderWhenAnInstanceWithFairnessAddsOneWithKeys() throws InterruptedException {
+		RedisQueue<String> plain = instance("plain");
+		RedisQueue<String> fair = track(
+				builder("fair").fairness((String item) -> List.of("tenant")).build(ItemCodec.strings()));
+		plain.add("a");
+		plain.add("b", AddOptions.priority(5));
+		plain.add("c");
+		assertThat(plain.lenByPriority()).containsExactly(Map.entry(5, 1), Map.entry(0, 2));
+		fair.add("d");
+		assertThat(fair.lenByPriority()).containsExactly(Map.entry(5, 1), Map.entry(0, 3));
+		List<String> taken = new ArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			taken.add(take(plain));
+			plain.done(taken.get(i));
+		}
+		assertThat(taken).as("the items without keys are one group beside the key, in the order they came")
+			.containsExactly("b", "a", "d", "c");
+		assertThat(plain.lenByPriority()).isEmpty();
 	}
 
 	@Test

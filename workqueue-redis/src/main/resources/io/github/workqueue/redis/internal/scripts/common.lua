@@ -31,27 +31,31 @@ end
 local WAKE_HINTS = 64
 
 -- The keys of priorities and fairness (described below), named after QUEUE.
-local PRIO, FAIR, LEVELS, COUNT
+local PRIO, FAIR, LEVELS, COUNT, READY, SEQ
 
--- Whether each of two or three keys exists, in one command: EXISTS counts a key once for
--- each time it is named, so naming them once, twice and four times makes its answer a bit
--- per key.
-local function existEach(a, b, c)
-  local found = c and redis.call('EXISTS', a, b, b, c, c, c, c) or redis.call('EXISTS', a, b, b)
-  return found % 2 == 1, found % 4 >= 2, found >= 4
+-- Whether each of two or four keys exists, in one command: EXISTS counts a key once for each
+-- time it is named, so naming them once, twice, four and eight times makes its answer a bit per
+-- key.
+local function existEach(a, b, c, d)
+  if not c then
+    local found = redis.call('EXISTS', a, b, b)
+    return found % 2 == 1, found >= 2
+  end
+  local found = redis.call('EXISTS', a, b, b, c, c, c, c, d, d, d, d, d, d, d, d)
+  return found % 2 == 1, found % 4 >= 2, found % 8 >= 4, found >= 8
 end
 
 -- Whether a key exists, asked once per script and then kept up to date by the functions
 -- below that write it: most items are never waiting, parked or expired, so the commands that
 -- would clean them up are skipped while their key is absent. A key taken for present that a
 -- command of this script emptied costs a command that finds nothing, never a skipped one. The
--- three keys of priorities and fairness are asked together, one command whatever the queue
--- uses.
+-- four keys of priorities and fairness that say where the ready items are are asked together,
+-- one command whatever the queue uses.
 local present
 local function exists(key)
   if present[key] == nil then
-    if key == PRIO or key == FAIR or key == LEVELS then
-      present[PRIO], present[FAIR], present[LEVELS] = existEach(PRIO, FAIR, LEVELS)
+    if key == PRIO or key == FAIR or key == LEVELS or key == READY then
+      present[PRIO], present[FAIR], present[LEVELS], present[READY] = existEach(PRIO, FAIR, LEVELS, READY)
     else
       present[key] = redis.call('EXISTS', key) == 1
     end
@@ -74,9 +78,18 @@ end
 --           front while the child has own items only (and so no turns), which saves serving
 --           it a command; a node with no keys below it is such a node too, and its items leave
 --           several at once.
--- While LEVELS does not exist every ready item is in the FIFO (priority 0, no keys): today's
--- queue at today's cost. The first ready item of another priority or with keys moves the FIFO
--- into level 0 in its order; when the levels are empty again LEVELS is gone, and the FIFO is back.
+-- Ready items that have no keys, while none that has keys is ready, are kept in two keys instead,
+-- since they need no tree:
+--   READY   zset  item's sequence code (sixteen digits, the sequence plus 2^52, so that the codes
+--                 of negative sequences sort first) followed by the item -> minus its priority:
+--                 ZPOPMIN takes the highest priority's first ready item (members of one score leave
+--                 in the order of their bytes, so of their codes)
+--   SEQ     hash  item -> its code, for exactly the items in READY (a raise moves the member)
+-- The ready items are in exactly one place: the FIFO while neither READY nor LEVELS exists (every
+-- ready item at priority 0 without keys: today's queue at today's cost); READY while it exists;
+-- the trees while LEVELS exists. The first ready item of another priority moves the FIFO into
+-- READY in its order, the first with keys moves the FIFO or READY into the trees; when READY or
+-- the levels are empty their key is gone, and the FIFO is back.
 
 -- Items that became ready during this script: finish() wakes getters once for all.
 local queued
@@ -100,8 +113,70 @@ local function begin(keys, argv)
     now = tonumber(t[1]) * 1000000 + tonumber(t[2])
   end
   PRIO, FAIR, LEVELS, COUNT = QUEUE .. ':prio', QUEUE .. ':fair', QUEUE .. ':levels', QUEUE .. ':count'
+  READY, SEQ = QUEUE .. ':ready', QUEUE .. ':seq'
   present, queued = {}, 0
   pendingCount, pendingAll, known = {}, 0, {}
+end
+
+-- Sequences in READY are written as sixteen digits after adding this, 2^52 (exact in a double,
+-- as are all the sums with the sequences a queue can reach).
+local SEQ_OFFSET = 4503599627370496
+
+local function seqCode(sequence)
+  return string.format('%016.0f', sequence + SEQ_OFFSET)
+end
+
+-- Queues items without keys in READY at their priorities (prios[i], nil for 0). One sequence per
+-- item, taken together: at the tail in increasing order; at the head each one before the last, as
+-- if queued one by one.
+local function readyAddAll(items, prios, front)
+  local n = #items
+  local first = redis.call('HINCRBY', COUNTERS, front and 'front' or 'ready', n) - n
+  local members, codes = {}, {}
+  for i, item in ipairs(items) do
+    local code = seqCode(front and -(first + i) or (first + i))
+    members[#members + 1] = 0 - tonumber(prios[i] or 0)
+    members[#members + 1] = code .. item
+    codes[#codes + 1] = item
+    codes[#codes + 1] = code
+  end
+  for from = 1, #members, 2000 do
+    local to = math.min(from + 1999, #members)
+    redis.call('ZADD', READY, unpack(members, from, to))
+    redis.call('HSET', SEQ, unpack(codes, from, to))
+  end
+  present[READY] = true
+end
+
+-- Moves the FIFO (priority 0, no keys) into READY, in its order.
+local function useReady()
+  if exists(READY) then
+    return
+  end
+  local items = redis.call('LRANGE', QUEUE, 0, -1)
+  if #items > 0 then
+    redis.call('DEL', QUEUE)
+    readyAddAll(items, {}, false)
+  end
+end
+
+-- Takes up to count items from READY: the items and their priorities.
+local function readyPop(count)
+  local popped = redis.call('ZPOPMIN', READY, count)
+  local items, prios = {}, {}
+  for i = 1, #popped, 2 do
+    items[#items + 1] = string.sub(popped[i], 17)
+    prios[#prios + 1] = 0 - tonumber(popped[i + 1])
+  end
+  if #items > 0 then
+    redis.call('HDEL', SEQ, unpack(items))
+  end
+  if #items < count then
+    present[READY] = false
+  else
+    present[READY] = nil
+  end
+  return items, prios
 end
 
 -- The functions of priority levels and fairness trees, made on first use: a script of a queue
@@ -333,9 +408,30 @@ local function levels()
     return tonumber(sequence)
   end
 
-  -- Moves the FIFO (priority 0, no keys) into level 0, in its order.
+  -- Moves the items of READY to the roots of their priorities, or the FIFO (priority 0, no keys)
+  -- to level 0, in their order.
   local function useLevels()
     if exists(LEVELS) then
+      return
+    end
+    if exists(READY) then
+      local all = redis.call('ZRANGE', READY, 0, -1, 'WITHSCORES')
+      redis.call('DEL', READY, SEQ)
+      present[READY] = false
+      local members = {}
+      for i = 1, #all, 2 do
+        local priority = 0 - tonumber(all[i + 1])
+        local node = activate(priority, {})
+        local list = members[node]
+        if not list then
+          list = {}
+          members[node] = list
+        end
+        list[#list + 1] = tonumber(string.sub(all[i], 1, 16)) - SEQ_OFFSET
+        list[#list + 1] = string.sub(all[i], 17)
+        countReady(priority, 1)
+      end
+      fillLeaves(members)
       return
     end
     local items = redis.call('LRANGE', QUEUE, 0, -1)
@@ -377,17 +473,18 @@ local function levels()
       return
     end
     local ready = redis.call('HEXISTS', DIRTY, item) == 1 and redis.call('HEXISTS', INFLIGHT, item) == 0
-    local sequence
-    if ready then
-      useLevels()
+    redis.call('HSET', PRIO, item, priority)
+    present[PRIO] = true
+    if not ready then
+      return
+    end
+    if exists(LEVELS) then
       local fairKeys = keysOf(redis.call('HGET', FAIR, item))
-      sequence = treeRemove(current, fairKeys, item)
-      redis.call('HSET', PRIO, item, priority)
-      present[PRIO] = true
-      treeAdd(priority, fairKeys, item, sequence)
+      treeAdd(priority, fairKeys, item, treeRemove(current, fairKeys, item))
     else
-      redis.call('HSET', PRIO, item, priority)
-      present[PRIO] = true
+      -- Without keys: in READY (or the FIFO, moved there), its member moves to the new score.
+      useReady()
+      redis.call('ZADD', READY, 0 - priority, redis.call('HGET', SEQ, item) .. item)
     end
   end
   levelOps = { keysOf = keysOf, activate = activate, fillLeaves = fillLeaves, countReady = countReady,
@@ -406,15 +503,23 @@ local function enqueueAll(items, front)
   local prios = exists(PRIO) and redis.call('HMGET', PRIO, unpack(items)) or {}
   local fair = exists(FAIR) and redis.call('HMGET', FAIR, unpack(items)) or {}
   if not exists(LEVELS) then
-    local plain = true
+    local keyed, prioritized = false, false
     for i = 1, n do
-      if prios[i] or fair[i] then
-        plain = false
+      if fair[i] then
+        keyed = true
         break
       end
+      if prios[i] then
+        prioritized = true
+      end
     end
-    if plain then
-      redis.call(front and 'LPUSH' or 'RPUSH', QUEUE, unpack(items))
+    if not keyed then
+      if prioritized or exists(READY) then
+        useReady()
+        readyAddAll(items, prios, front)
+      else
+        redis.call(front and 'LPUSH' or 'RPUSH', QUEUE, unpack(items))
+      end
       return
     end
     levels().useLevels()
@@ -447,6 +552,9 @@ end
 -- returns the priority of each item, the level it came from (the FIFO's are all at 0).
 local function popReady(count)
   if not exists(LEVELS) then
+    if exists(READY) then
+      return readyPop(count)
+    end
     return redis.call('LPOP', QUEUE, count), {}
   end
   local items, prios = {}, {}
@@ -475,6 +583,14 @@ local function readyCount()
       total = total + tonumber(count)
     end
     return total
+  end
+  -- After a take from READY its existence is unknown: its size answers that too.
+  if present[READY] ~= false then
+    local size = redis.call('ZCARD', READY)
+    present[READY] = size > 0
+    if size > 0 then
+      return size
+    end
   end
   return redis.call('LLEN', QUEUE)
 end

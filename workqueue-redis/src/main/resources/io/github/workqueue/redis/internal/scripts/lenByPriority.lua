@@ -1,15 +1,28 @@
 -- ARGV: now. Ready items per priority: {priority, count, ...}, in no particular order.
-if not exists(LEVELS) then
-  local length = redis.call('LLEN', QUEUE)
-  if length == 0 then
-    return {}
-  end
-  return { 0, length }
-end
 local result = {}
-local counts = redis.call('HGETALL', COUNT)
-for i = 1, #counts, 2 do
-  result[#result + 1] = tonumber(counts[i])
-  result[#result + 1] = tonumber(counts[i + 1])
+if exists(LEVELS) then
+  local counts = redis.call('HGETALL', COUNT)
+  for i = 1, #counts, 2 do
+    result[#result + 1] = tonumber(counts[i])
+    result[#result + 1] = tonumber(counts[i + 1])
+  end
+elseif exists(READY) then
+  -- One score per priority: from the lowest score up, each one's count, then the next above it.
+  local above = '-inf'
+  while true do
+    local first = redis.call('ZRANGEBYSCORE', READY, above, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+    if #first == 0 then
+      break
+    end
+    local score = first[2]
+    result[#result + 1] = 0 - tonumber(score)
+    result[#result + 1] = redis.call('ZCOUNT', READY, score, score)
+    above = '(' .. score
+  end
+else
+  local length = redis.call('LLEN', QUEUE)
+  if length > 0 then
+    result = { 0, length }
+  end
 end
 return result
