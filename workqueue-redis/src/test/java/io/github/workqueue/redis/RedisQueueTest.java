@@ -251,6 +251,25 @@ class RedisQueueTest {
 	}
 
 	@Test
+	void itemsOfThePlainListShouldKeepTheirOrderWhenAnInstanceWithFairnessAddsOneWithKeys()
+			throws InterruptedException {
+		RedisQueue<String> plain = instance("plain");
+		RedisQueue<String> fair = track(
+				builder("fair").fairness((String item) -> List.of("tenant")).build(ItemCodec.strings()));
+		plain.add("a");
+		plain.add("b");
+		fair.add("c");
+		assertThat(fair.lenByPriority()).containsExactly(Map.entry(0, 3));
+		List<String> taken = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			taken.add(take(plain));
+			plain.done(taken.get(i));
+		}
+		assertThat(taken).as("the list's items are one group beside the key, in their order")
+			.containsExactly("a", "c", "b");
+	}
+
+	@Test
 	void itemsWithoutKeysShouldKeepTheirOrderWhenAnInstanceWithFairnessAddsOneWithKeys() throws InterruptedException {
 		RedisQueue<String> plain = instance("plain");
 		RedisQueue<String> fair = track(

@@ -118,6 +118,17 @@ local function begin(keys, argv)
   pendingCount, pendingAll, known = {}, 0, {}
 end
 
+-- The sequences of n items becoming ready, taken together: a function of i (1 to n) giving the
+-- i-th item's. At the tail they increase; at the head each one is before the last, as if the
+-- items were queued one by one.
+local function sequences(n, front)
+  local first = redis.call('HINCRBY', COUNTERS, front and 'front' or 'ready', n) - n
+  if front then
+    return function(i) return -(first + i) end
+  end
+  return function(i) return first + i end
+end
+
 -- Sequences in READY are written as sixteen digits after adding this, 2^52 (exact in a double,
 -- as are all the sums with the sequences a queue can reach).
 local SEQ_OFFSET = 4503599627370496
@@ -126,15 +137,13 @@ local function seqCode(sequence)
   return string.format('%016.0f', sequence + SEQ_OFFSET)
 end
 
--- Queues items without keys in READY at their priorities (prios[i], nil for 0). One sequence per
--- item, taken together: at the tail in increasing order; at the head each one before the last, as
--- if queued one by one.
+-- Queues items without keys in READY at their priorities (prios[i], nil for 0), at the tail or
+-- the head of each.
 local function readyAddAll(items, prios, front)
-  local n = #items
-  local first = redis.call('HINCRBY', COUNTERS, front and 'front' or 'ready', n) - n
+  local sequenceOf = sequences(#items, front)
   local members, codes = {}, {}
   for i, item in ipairs(items) do
-    local code = seqCode(front and -(first + i) or (first + i))
+    local code = seqCode(sequenceOf(i))
     members[#members + 1] = 0 - tonumber(prios[i] or 0)
     members[#members + 1] = code .. item
     codes[#codes + 1] = item
@@ -408,12 +417,13 @@ local function levels()
     return tonumber(sequence)
   end
 
-  -- Moves the items of READY to the roots of their priorities, or the FIFO (priority 0, no keys)
-  -- to level 0, in their order.
+  -- Moves the FIFO (priority 0, no keys) through READY, or READY, to the roots of their
+  -- priorities, in their order.
   local function useLevels()
     if exists(LEVELS) then
       return
     end
+    useReady()
     if exists(READY) then
       local all = redis.call('ZRANGE', READY, 0, -1, 'WITHSCORES')
       redis.call('DEL', READY, SEQ)
@@ -432,21 +442,7 @@ local function levels()
         countReady(priority, 1)
       end
       fillLeaves(members)
-      return
     end
-    local items = redis.call('LRANGE', QUEUE, 0, -1)
-    if #items == 0 then
-      return
-    end
-    redis.call('DEL', QUEUE)
-    local sequence = redis.call('HINCRBY', COUNTERS, 'ready', #items) - #items
-    local members = {}
-    for i, item in ipairs(items) do
-      members[#members + 1] = sequence + i
-      members[#members + 1] = item
-    end
-    fillLeaves({ [activate(0, {})] = members })
-    countReady(0, #items)
   end
 
   local function isPresent(item)
@@ -525,9 +521,7 @@ local function enqueueAll(items, front)
     levels().useLevels()
   end
   local ops = levels()
-  -- One sequence per item, taken together: at the tail in increasing order; at the head each
-  -- one before the last, as if queued one by one.
-  local first = redis.call('HINCRBY', COUNTERS, front and 'front' or 'ready', n) - n
+  local sequenceOf = sequences(n, front)
   local members = {}
   for i, item in ipairs(items) do
     local priority = tonumber(prios[i] or 0)
@@ -537,7 +531,7 @@ local function enqueueAll(items, front)
       nodeMembers = {}
       members[node] = nodeMembers
     end
-    nodeMembers[#nodeMembers + 1] = front and -(first + i) or (first + i)
+    nodeMembers[#nodeMembers + 1] = sequenceOf(i)
     nodeMembers[#nodeMembers + 1] = item
     ops.countReady(priority, 1)
   end
