@@ -15,6 +15,9 @@ local addCount, doneCount, wanted = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumb
 local optionsAt = 9 + addCount + 2 * doneCount
 local optionCount = tonumber(ARGV[optionsAt] or 0)
 local result = { 0 }
+-- Items that become ready here while nothing else is and that this batch's leases will take
+-- need not be queued in Redis's keys on the way (common.lua, passing).
+passLimit = wanted
 local nowText = int(now)
 local lastToken, endedSince = 0, 0
 if doneCount > 0 or wanted > 0 then

@@ -91,7 +91,8 @@ end
 -- READY in its order, the first with keys moves the FIFO or READY into the trees; when READY or
 -- the levels are empty their key is gone, and the FIFO is back.
 
--- Items that became ready during this script: finish() wakes getters once for all.
+-- Items that became ready during this script and were queued in Redis's keys: finish() wakes
+-- getters once for all.
 local queued
 
 -- Also kept for the whole script, so that a batch of many items pays for each once: the ready
@@ -99,6 +100,16 @@ local queued
 -- own items, a turns list) are known to exist, as read or written.
 local pendingCount, pendingAll
 local known
+
+-- Items that became ready in this script while nothing else was ready, kept in Lua instead of in
+-- READY or the trees because the script is going to take them all itself (a batch whose idle
+-- getters outnumber them: the steady state of workers that keep up): nil, or their items,
+-- priorities and fairness keys as read, in the order they became ready; never more than
+-- passLimit, the number of items the script will ask popReady for (0 but in a batch, whose
+-- takes ask for that many). settle() writes them to Redis's keys as if queued when they became
+-- ready, before any step but that take that reads or changes where ready items are.
+local passing, passLimit
+local settle
 
 -- Starts a call: its keys, its time, and nothing known or pending yet.
 local function begin(keys, argv)
@@ -116,6 +127,7 @@ local function begin(keys, argv)
   READY, SEQ = QUEUE .. ':ready', QUEUE .. ':seq'
   present, queued = {}, 0
   pendingCount, pendingAll, known = {}, 0, {}
+  passing, passLimit = nil, 0
 end
 
 -- The sequences of n items becoming ready, taken together: a function of i (1 to n) giving the
@@ -464,6 +476,7 @@ local function levels()
       end
       return
     end
+    settle()
     local current = tonumber(redis.call('HGET', PRIO, item) or 0)
     if priority <= current then
       return
@@ -483,21 +496,97 @@ local function levels()
       redis.call('ZADD', READY, 0 - priority, redis.call('HGET', SEQ, item) .. item)
     end
   end
+  -- The order in which the trees would serve items queued one after another into empty trees and
+  -- then all taken, worked out in Lua tables by the rules the trees keep (treePop, activate):
+  -- highest priority first; in a priority, from the root down each node serves the head of its
+  -- turns and sends it to the back (dropping it when it has nothing left), its own items first
+  -- in, first out. Returns the items in that order and the priority of each.
+  local function serveAll(items, prios, fair)
+    local function newNode()
+      return { size = 0, own = {}, ownHead = 1, children = {} }
+    end
+    local function push(turns, entry)
+      turns.last = turns.last + 1
+      turns[turns.last] = entry
+    end
+    local roots, priorities = {}, {}
+    for i, item in ipairs(items) do
+      local priority = tonumber(prios[i] or 0)
+      local node = roots[priority]
+      if not node then
+        node = newNode()
+        roots[priority] = node
+        priorities[#priorities + 1] = priority
+      end
+      node.size = node.size + 1
+      for _, key in ipairs(keysOf(fair[i])) do
+        local child = node.children[key]
+        if not child then
+          child = newNode()
+          node.children[key] = child
+          if not node.turns then
+            -- A node's first child: its own items, if any, keep their turn ahead of it.
+            node.turns = { first = 1, last = 0 }
+            if #node.own > 0 then
+              push(node.turns, node)
+            end
+          end
+          push(node.turns, child)
+        end
+        node = child
+        node.size = node.size + 1
+      end
+      node.own[#node.own + 1] = item
+      if #node.own == 1 and node.turns then
+        push(node.turns, node)
+      end
+    end
+    local function take(root)
+      local node = root
+      while true do
+        node.size = node.size - 1
+        local turns, entry = node.turns, node
+        if turns then
+          entry = turns[turns.first]
+          turns[turns.first] = nil
+          turns.first = turns.first + 1
+          if entry ~= node and entry.size > 1 then
+            push(turns, entry)
+          end
+        end
+        if entry == node then
+          local item = node.own[node.ownHead]
+          node.ownHead = node.ownHead + 1
+          if turns and node.ownHead <= #node.own then
+            push(turns, node)
+          end
+          return item
+        end
+        node = entry
+      end
+    end
+    table.sort(priorities, function(a, b) return a > b end)
+    local taken, takenPrios = {}, {}
+    for _, priority in ipairs(priorities) do
+      local root = roots[priority]
+      while root.size > 0 do
+        taken[#taken + 1] = take(root)
+        takenPrios[#takenPrios + 1] = priority
+      end
+    end
+    return taken, takenPrios
+  end
   levelOps = { keysOf = keysOf, activate = activate, fillLeaves = fillLeaves, countReady = countReady,
     pop = treePop, useLevels = useLevels, prioritize = prioritize, rootOf = rootOf, turnsOf = turnsOf,
-    childOf = childOf }
+    childOf = childOf, serveAll = serveAll }
   return levelOps
 end
 
--- Queues items that became ready, at the tail (or, one by one, at the head) of their priority.
-local function enqueueAll(items, front)
+-- Puts items that became ready where ready items are kept, at the tail (or, one by one, at the
+-- head) of their priority; prios[i] and fair[i] are the item's fields of PRIO and FAIR (false or
+-- nil when it has none).
+local function placeAll(items, prios, fair, front)
   local n = #items
-  if n == 0 then
-    return
-  end
-  queued = queued + n
-  local prios = exists(PRIO) and redis.call('HMGET', PRIO, unpack(items)) or {}
-  local fair = exists(FAIR) and redis.call('HMGET', FAIR, unpack(items)) or {}
   if not exists(LEVELS) then
     local keyed, prioritized = false, false
     for i = 1, n do
@@ -538,6 +627,52 @@ local function enqueueAll(items, front)
   ops.fillLeaves(members)
 end
 
+settle = function()
+  if passing then
+    local held = passing
+    passing = nil
+    placeAll(held.items, held.prios, held.fair, false)
+  end
+end
+
+-- Whether items becoming ready at the tail may pass through the script (see passing): they
+-- would go to READY or the trees (a priority or keys), and no other item is ready.
+local function mayPass(prios, fair, n)
+  if n > passLimit or exists(LEVELS) or exists(READY) then
+    return false
+  end
+  for i = 1, n do
+    if prios[i] or fair[i] then
+      return redis.call('EXISTS', QUEUE) == 0
+    end
+  end
+  return false
+end
+
+-- Queues items that became ready, at the tail (or, one by one, at the head) of their priority.
+local function enqueueAll(items, front)
+  local n = #items
+  if n == 0 then
+    return
+  end
+  queued = queued + n
+  local prios = exists(PRIO) and redis.call('HMGET', PRIO, unpack(items)) or {}
+  local fair = exists(FAIR) and redis.call('HMGET', FAIR, unpack(items)) or {}
+  if passing and (front or #passing.items + n > passLimit) then
+    settle()
+  elseif not passing and not front and mayPass(prios, fair, n) then
+    passing = { items = {}, prios = {}, fair = {} }
+  end
+  if passing then
+    local at = #passing.items
+    for i = 1, n do
+      passing.items[at + i], passing.prios[at + i], passing.fair[at + i] = items[i], prios[i], fair[i]
+    end
+    return
+  end
+  placeAll(items, prios, fair, front)
+end
+
 local function enqueue(item, front)
   enqueueAll({ item }, front)
 end
@@ -545,6 +680,13 @@ end
 -- Takes up to count ready items, highest priority first; false when none (as LPOP). Also
 -- returns the priority of each item, the level it came from (the FIFO's are all at 0).
 local function popReady(count)
+  if passing then
+    local held = passing
+    passing = nil
+    -- Never queued in Redis's keys, so no getter needs a wake-up hint for them.
+    queued = queued - #held.items
+    return levels().serveAll(held.items, held.prios, held.fair)
+  end
   if not exists(LEVELS) then
     if exists(READY) then
       return readyPop(count)
@@ -615,6 +757,9 @@ end
 -- Ends every script that queues items: one wake-up hint per item queued in it and still in
 -- the FIFO (a getter that took it in the same script needs none), at most WAKE_HINTS in all.
 local function finish()
+  -- Nothing is held here today (a batch that holds items takes them); were a script to hold
+  -- items and not take them, they are queued, not lost.
+  settle()
   flushCounts()
   if queued == 0 then
     return
