@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 import io.github.workqueue.core.WorkQueue;
 import io.github.workqueue.redis.ItemCodec;
@@ -129,7 +130,7 @@ public final class RedisMeasurement {
 			adder.join();
 		}
 		CountDownLatch finished = new CountDownLatch(ITEMS);
-		Ledger ledger = new Ledger();
+		Ledger ledger = new Ledger(ITEMS);
 		List<Thread> workers = new ArrayList<>();
 		long start = System.nanoTime();
 		for (WorkQueue<String> queue : queues) {
@@ -176,20 +177,27 @@ public final class RedisMeasurement {
 		RedisQueue<String> queue = RedisQueue
 			.builder(RedisQueueConnection.of(client), "enqueue-and-process-" + System.nanoTime())
 			.build(ItemCodec.strings());
-		double itemsPerSecond = enqueueAndProcess(queue, (i) -> queue.add("item-" + i));
+		double itemsPerSecond = enqueueAndProcess(queue, ITEMS, 0, (i) -> queue.add("item-" + i));
 		client.shutdown();
 		return itemsPerSecond;
 	}
 
 	/**
 	 * The enqueue-and-process workload on a queue: four producers each run {@code add}
-	 * for a quarter of the numbers below {@link #ITEMS} (one distinct item each) while
-	 * the queue's four workers take and finish them; shuts the queue down.
+	 * for a quarter of the numbers below {@code items} (one distinct item each), as fast
+	 * as they can or paced, while the queue's four workers take and finish them; shuts
+	 * the queue down.
+	 * @param queue the queue
+	 * @param items how many items
+	 * @param addsPerSecond the four producers' pace together, or 0 for as fast as they
+	 * can
+	 * @param add adds the item of a number
 	 * @return items per second from the first add to the last done
 	 */
-	static double enqueueAndProcess(RedisQueue<String> queue, IntConsumer add) throws InterruptedException {
-		CountDownLatch finished = new CountDownLatch(ITEMS);
-		Ledger ledger = new Ledger();
+	static double enqueueAndProcess(RedisQueue<String> queue, int items, int addsPerSecond, IntConsumer add)
+			throws InterruptedException {
+		CountDownLatch finished = new CountDownLatch(items);
+		Ledger ledger = new Ledger(items);
 		List<Thread> threads = new ArrayList<>();
 		for (int i = 0; i < WORKERS_PER_INSTANCE; i++) {
 			threads.add(start(() -> {
@@ -210,7 +218,16 @@ public final class RedisMeasurement {
 		for (int p = 0; p < 4; p++) {
 			int first = p;
 			start(() -> {
-				for (int i = first; i < ITEMS; i += 4) {
+				for (int i = first; i < items; i += 4) {
+					if (addsPerSecond > 0) {
+						// The add of number i is due i / addsPerSecond seconds after the
+						// start, whatever the adds before it took.
+						long due = start + (long) (i * 1e9 / addsPerSecond);
+						long wait;
+						while ((wait = due - System.nanoTime()) > 0) {
+							LockSupport.parkNanos(wait);
+						}
+					}
 					add.accept(i);
 				}
 			});
@@ -224,7 +241,7 @@ public final class RedisMeasurement {
 		for (Thread thread : threads) {
 			thread.join(5000);
 		}
-		return ITEMS / seconds;
+		return items / seconds;
 	}
 
 	/**
@@ -302,14 +319,20 @@ public final class RedisMeasurement {
 
 		private final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
 
+		private final int items;
+
+		Ledger(int items) {
+			this.items = items;
+		}
+
 		void processed(String item) {
 			this.runs.computeIfAbsent(item, (key) -> new AtomicInteger()).incrementAndGet();
 		}
 
 		void check() {
 			long twice = this.runs.values().stream().filter((count) -> count.get() > 1).count();
-			if (this.runs.size() != ITEMS || twice > 0) {
-				throw new IllegalStateException("lost or processed twice: " + this.runs.size() + " of " + ITEMS
+			if (this.runs.size() != this.items || twice > 0) {
+				throw new IllegalStateException("lost or processed twice: " + this.runs.size() + " of " + this.items
 						+ " items, " + twice + " twice");
 			}
 		}

@@ -24,6 +24,9 @@ import io.github.workqueue.redis.RedisQueueConnection;
  * tenants; items per second, redis-server CPU per item ({@code INFO cpu}), the time spent
  * in scripts, the scripts and the Redis commands inside them per item, and each command's
  * calls and time per item ({@code INFO commandstats});</li>
+ * <li>the same at a pace the workers keep up with ({@link #PACED_ITEMS} items at
+ * {@link #PACE} adds per second): the cost per item of a queue that is not saturated,
+ * where most items are taken in the call that adds them;</li>
  * <li>fairness: one tenant with 100k ready items and nine with 10 each, then one worker
  * takes them: the position of the small tenants' last item among the gets (the issue asks
  * for at most 100).</li>
@@ -39,6 +42,11 @@ public final class RedisPriorityMeasurement {
 
 	private static final int WORKERS = 4;
 
+	private static final int PACED_ITEMS = 20_000;
+
+	/** Adds per second of the paced runs: half or less of what each queue takes here. */
+	private static final int PACE = 2_000;
+
 	private static final FairnessKeyExtractor<String> TENANT = (item) -> List.of(item.substring(0, item.indexOf('/')));
 
 	private RedisPriorityMeasurement() {
@@ -50,29 +58,33 @@ public final class RedisPriorityMeasurement {
 			System.out.println(redis.describe());
 			System.out.printf("%-34s %12s %16s %19s %14s %15s%n", "enqueue-and-process x 4", "items/s", "redis us/item",
 					"in scripts us/item", "scripts/item", "commands/item");
-			report(uri, "fifo (plain adds)", false, (i) -> null);
-			report(uri, "3 priorities", false, (i) -> AddOptions.priority(i % 3 - 1));
-			report(uri, "3 priorities + fairness (10)", true, (i) -> AddOptions.priority(i % 3 - 1));
+			report(uri, "fifo (plain adds)", false, (i) -> null, ITEMS, 0);
+			report(uri, "3 priorities", false, (i) -> AddOptions.priority(i % 3 - 1), ITEMS, 0);
+			report(uri, "3 priorities + fairness (10)", true, (i) -> AddOptions.priority(i % 3 - 1), ITEMS, 0);
+			System.out.printf("%-34s%n", "paced at " + PACE + " adds/s");
+			report(uri, "fifo (plain adds)", false, (i) -> null, PACED_ITEMS, PACE);
+			report(uri, "3 priorities", false, (i) -> AddOptions.priority(i % 3 - 1), PACED_ITEMS, PACE);
+			report(uri, "3 priorities + fairness (10)", true, (i) -> AddOptions.priority(i % 3 - 1), PACED_ITEMS, PACE);
 			System.out.println("fairness, 100k ready items of one tenant and 10 of nine others: last small item at get "
 					+ fairness(uri));
 		}
 	}
 
-	private static void report(String uri, String label, boolean fair, IntFunction<AddOptions> options)
-			throws InterruptedException {
+	private static void report(String uri, String label, boolean fair, IntFunction<AddOptions> options, int items,
+			int pace) throws InterruptedException {
 		RedisClient client = RedisClient.create(uri);
 		var stats = client.connect().sync();
 		CommandStats commandsBefore = CommandStats.read(stats);
 		double cpuBefore = RedisMeasurement.cpuSeconds(stats.info("cpu"));
-		double itemsPerSecond = enqueueAndProcess(client, fair, options);
+		double itemsPerSecond = enqueueAndProcess(client, fair, options, items, pace);
 		double cpuAfter = RedisMeasurement.cpuSeconds(stats.info("cpu"));
 		CommandStats ran = CommandStats.read(stats).since(commandsBefore);
 		client.shutdown();
 		CommandStats.Counts scripts = ran.of(CommandStats.SCRIPTS);
 		System.out.printf("%-34s %,12.0f %16.1f %19.1f %14.2f %15.1f%n", label, itemsPerSecond,
-				(cpuAfter - cpuBefore) * 1e6 / ITEMS, scripts.micros() / (double) ITEMS,
-				scripts.calls() / (double) ITEMS, ran.commands().calls() / (double) ITEMS);
-		System.out.println("  per item: " + ran.perUnit(ITEMS));
+				(cpuAfter - cpuBefore) * 1e6 / items, scripts.micros() / (double) items,
+				scripts.calls() / (double) items, ran.commands().calls() / (double) items);
+		System.out.println("  per item: " + ran.perUnit(items));
 	}
 
 	private static RedisQueue<String> queue(RedisClient client, String name, boolean fair) {
@@ -80,10 +92,10 @@ public final class RedisPriorityMeasurement {
 		return (fair ? builder.fairness(TENANT) : builder).build(ItemCodec.strings());
 	}
 
-	private static double enqueueAndProcess(RedisClient client, boolean fair, IntFunction<AddOptions> options)
-			throws InterruptedException {
+	private static double enqueueAndProcess(RedisClient client, boolean fair, IntFunction<AddOptions> options,
+			int items, int pace) throws InterruptedException {
 		RedisQueue<String> queue = queue(client, "priority-bench-" + System.nanoTime(), fair);
-		return RedisMeasurement.enqueueAndProcess(queue, (i) -> {
+		return RedisMeasurement.enqueueAndProcess(queue, items, pace, (i) -> {
 			String item = "tenant" + (i % 10) + "/" + i;
 			AddOptions add = options.apply(i);
 			if (add == null) {
