@@ -226,7 +226,7 @@ class BatchTakeTest {
 	/**
 	 * Adds with a priority and fairness keys ('/'-separated, or none when empty), in one
 	 * call.
-	 * @param triples item, priority and fairness key, for each add
+	 * @param triples item, priority and fairness keys, for each add
 	 */
 	private void addWithOptions(Object... triples) {
 		run(new ShardBatch(0, adds(triples), List.of(), 0));

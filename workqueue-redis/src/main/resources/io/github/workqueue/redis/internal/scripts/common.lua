@@ -649,7 +649,8 @@ local function mayPass(prios, fair, n)
   return false
 end
 
--- Queues items that became ready, at the tail (or, one by one, at the head) of their priority.
+-- Queues items that became ready, at the tail (or, one by one, at the head) of their priority;
+-- items at the tail may instead pass through the script (see passing).
 local function enqueueAll(items, front)
   local n = #items
   if n == 0 then
