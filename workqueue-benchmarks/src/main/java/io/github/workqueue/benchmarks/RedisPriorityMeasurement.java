@@ -58,16 +58,20 @@ public final class RedisPriorityMeasurement {
 			System.out.println(redis.describe());
 			System.out.printf("%-34s %12s %16s %19s %14s %15s%n", "enqueue-and-process x 4", "items/s", "redis us/item",
 					"in scripts us/item", "scripts/item", "commands/item");
-			report(uri, "fifo (plain adds)", false, (i) -> null, ITEMS, 0);
-			report(uri, "3 priorities", false, (i) -> AddOptions.priority(i % 3 - 1), ITEMS, 0);
-			report(uri, "3 priorities + fairness (10)", true, (i) -> AddOptions.priority(i % 3 - 1), ITEMS, 0);
+			reportModes(uri, ITEMS, 0);
 			System.out.printf("%-34s%n", "paced at " + PACE + " adds/s");
-			report(uri, "fifo (plain adds)", false, (i) -> null, PACED_ITEMS, PACE);
-			report(uri, "3 priorities", false, (i) -> AddOptions.priority(i % 3 - 1), PACED_ITEMS, PACE);
-			report(uri, "3 priorities + fairness (10)", true, (i) -> AddOptions.priority(i % 3 - 1), PACED_ITEMS, PACE);
+			reportModes(uri, PACED_ITEMS, PACE);
 			System.out.println("fairness, 100k ready items of one tenant and 10 of nine others: last small item at get "
 					+ fairness(uri));
 		}
+	}
+
+	/** The FIFO, priorities, and priorities with fairness, one after the other. */
+	private static void reportModes(String uri, int items, int pace) throws InterruptedException {
+		IntFunction<AddOptions> threePriorities = (i) -> AddOptions.priority(i % 3 - 1);
+		report(uri, "fifo (plain adds)", false, (i) -> null, items, pace);
+		report(uri, "3 priorities", false, threePriorities, items, pace);
+		report(uri, "3 priorities + fairness (10)", true, threePriorities, items, pace);
 	}
 
 	private static void report(String uri, String label, boolean fair, IntFunction<AddOptions> options, int items,

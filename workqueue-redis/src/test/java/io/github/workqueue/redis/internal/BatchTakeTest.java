@@ -38,7 +38,12 @@ class BatchTakeTest {
 
 	private final RedisLink link = RedisLink.standalone(TestRedis.client());
 
-	private String[] keys = new QueueKeys(TestRedis.uniqueName("batch-take")).all();
+	private String[] keys = newQueue();
+
+	/** The keys of a queue no test used yet. */
+	private static String[] newQueue() {
+		return new QueueKeys(TestRedis.uniqueName("batch-take")).all();
+	}
 
 	@AfterEach
 	void close() {
@@ -88,7 +93,7 @@ class BatchTakeTest {
 		// The root's own item came before its keys, as did a's before its key x.
 		List<String> expected = List.of("hi", "x", "a1", "b1", "ax1", "a2", "a3");
 		assertThat(addAndTake(adds(triples), 7)).extracting(Lease::item).containsExactlyElementsOf(expected);
-		this.keys = new QueueKeys(TestRedis.uniqueName("batch-take")).all();
+		this.keys = newQueue();
 		addWithOptions(triples);
 		assertThat(take(7)).as("from the trees").containsExactlyElementsOf(expected);
 	}
@@ -103,7 +108,7 @@ class BatchTakeTest {
 		List<Lease> oneCall = leases(run(new ShardBatch(0, adds, List.of(), 3), expired), adds.size());
 		// ...and the same from the trees: the old item is the first of a's, a is served
 		// first.
-		this.keys = new QueueKeys(TestRedis.uniqueName("batch-take")).all();
+		this.keys = newQueue();
 		run(new ShardBatch(0, adds("old-a", 0, "a"), List.of(), 1), start);
 		run(new ShardBatch(0, adds, List.of(), 0), expired);
 		List<Lease> fromTrees = leases(run(new ShardBatch(0, List.of(), List.of(), 3), expired), 0);
@@ -132,7 +137,7 @@ class BatchTakeTest {
 	 * Plays a scenario on a new queue: the second call's leases, then those of a last.
 	 */
 	private List<List<Lease>> play(Scenario scenario, boolean oneCall) {
-		this.keys = new QueueKeys(TestRedis.uniqueName("batch-take")).all();
+		this.keys = newQueue();
 		// The calls' times, in microseconds: when the second expires the first's leases,
 		// their items go back to the head before its takes.
 		long second = START_MICROS + (scenario.expire ? 40_000_000 : 1_000_000);

@@ -339,6 +339,20 @@ local function levels()
     end
   end
 
+  -- Adds an item to what fillLeaves will give the node of its priority and keys, making the
+  -- node ready for it.
+  local function gather(members, priority, keys, sequence, item)
+    local node = activate(priority, keys)
+    local list = members[node]
+    if not list then
+      list = {}
+      members[node] = list
+    end
+    list[#list + 1] = sequence
+    list[#list + 1] = item
+    countReady(priority, 1)
+  end
+
   local function treeAdd(priority, keys, item, sequence)
     redis.call('ZADD', activate(priority, keys), sequence, item)
     countReady(priority, 1)
@@ -442,16 +456,8 @@ local function levels()
       present[READY] = false
       local members = {}
       for i = 1, #all, 2 do
-        local priority = 0 - tonumber(all[i + 1])
-        local node = activate(priority, {})
-        local list = members[node]
-        if not list then
-          list = {}
-          members[node] = list
-        end
-        list[#list + 1] = tonumber(string.sub(all[i], 1, 16)) - SEQ_OFFSET
-        list[#list + 1] = string.sub(all[i], 17)
-        countReady(priority, 1)
+        gather(members, 0 - tonumber(all[i + 1]), {}, tonumber(string.sub(all[i], 1, 16)) - SEQ_OFFSET,
+          string.sub(all[i], 17))
       end
       fillLeaves(members)
     end
@@ -476,7 +482,6 @@ local function levels()
       end
       return
     end
-    settle()
     local current = tonumber(redis.call('HGET', PRIO, item) or 0)
     if priority <= current then
       return
@@ -487,6 +492,9 @@ local function levels()
     if not ready then
       return
     end
+    -- The item may be one held in this script: it moves where it is queued, so they are first
+    -- queued (each with the priority it had when it became ready).
+    settle()
     if exists(LEVELS) then
       local fairKeys = keysOf(redis.call('HGET', FAIR, item))
       treeAdd(priority, fairKeys, item, treeRemove(current, fairKeys, item))
@@ -576,7 +584,7 @@ local function levels()
     end
     return taken, takenPrios
   end
-  levelOps = { keysOf = keysOf, activate = activate, fillLeaves = fillLeaves, countReady = countReady,
+  levelOps = { keysOf = keysOf, gather = gather, fillLeaves = fillLeaves,
     pop = treePop, useLevels = useLevels, prioritize = prioritize, rootOf = rootOf, turnsOf = turnsOf,
     childOf = childOf, serveAll = serveAll }
   return levelOps
@@ -613,16 +621,7 @@ local function placeAll(items, prios, fair, front)
   local sequenceOf = sequences(n, front)
   local members = {}
   for i, item in ipairs(items) do
-    local priority = tonumber(prios[i] or 0)
-    local node = ops.activate(priority, ops.keysOf(fair[i]))
-    local nodeMembers = members[node]
-    if not nodeMembers then
-      nodeMembers = {}
-      members[node] = nodeMembers
-    end
-    nodeMembers[#nodeMembers + 1] = sequenceOf(i)
-    nodeMembers[#nodeMembers + 1] = item
-    ops.countReady(priority, 1)
+    ops.gather(members, tonumber(prios[i] or 0), ops.keysOf(fair[i]), sequenceOf(i), item)
   end
   ops.fillLeaves(members)
 end
