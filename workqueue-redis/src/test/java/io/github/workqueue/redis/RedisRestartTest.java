@@ -3,9 +3,15 @@ package io.github.workqueue.redis;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.github.workqueue.core.AddOptions;
+import io.github.workqueue.core.FairnessKeyExtractor;
+import io.github.workqueue.core.RateLimitingQueue;
+import io.github.workqueue.core.WorkQueue;
 import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -18,9 +24,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A Redis with an append-only file, fsynced on every write, restarted while instances use
  * it: queued, waiting and in-flight items all survive, a getter blocked across the outage
  * gets its item once Redis is back, and a lease granted before the restart is still
- * honoured after it.
+ * honoured after it; so does the order of a queue with priorities and fairness.
  */
 class RedisRestartTest {
+
+	private static final FairnessKeyExtractor<String> TENANT = (item) -> List.of(item.substring(0, item.indexOf('/')));
 
 	@TempDir
 	Path dir;
@@ -80,6 +88,60 @@ class RedisRestartTest {
 		assertThat(b.stats()).isEqualTo(new RedisQueueStats(0, 1, 0, 0, 0, 0));
 		a.shutDown();
 		b.shutDown();
+	}
+
+	@Test
+	void theOrderOfPrioritiesAndFairnessShouldSurviveARestart() throws Exception {
+		int port = TestRedis.freePort();
+		Path data = Files.createDirectories(this.dir.resolve("data"));
+		this.server = start(port, data);
+		this.client = RedisClient.create("redis://127.0.0.1:" + port);
+		RedisQueue<String> before = RedisQueue.builder(RedisQueueConnection.of(this.client), "restart-fair")
+			.holder("a")
+			.fairness(TENANT)
+			.build(ItemCodec.strings());
+		RateLimitingQueue<String> memory = WorkQueue.builder()
+			.name("restart-fair")
+			.fairness(TENANT)
+			.buildRateLimiting();
+		addEach(before);
+		addEach(memory);
+		before.shutDown();
+
+		this.server.stop();
+		this.server = start(port, data);
+
+		RedisQueue<String> after = RedisQueue.builder(RedisQueueConnection.of(this.client), "restart-fair")
+			.holder("b")
+			.fairness(TENANT)
+			.build(ItemCodec.strings());
+		List<String> expected = drain(memory);
+		assertThat(expected).as("the order the contract gives, from the memory queue")
+			.containsExactly("c/1", "a/3", "b/2", "a/1", "b/1", "a/2", "d/1");
+		assertThat(drain(after)).as("the order after the restart").isEqualTo(expected);
+		after.shutDown();
+	}
+
+	/** Adds at three priorities over four tenants, one add raising a queued item. */
+	private static void addEach(RateLimitingQueue<String> queue) {
+		queue.add("a/1");
+		queue.add("a/2");
+		queue.add("b/1");
+		queue.add("a/3");
+		queue.add("c/1", AddOptions.priority(5));
+		queue.add("d/1", AddOptions.priority(-1));
+		queue.add("b/2", AddOptions.priority(2));
+		queue.add("a/3", AddOptions.priority(5));
+	}
+
+	private static List<String> drain(RateLimitingQueue<String> queue) throws InterruptedException {
+		List<String> taken = new ArrayList<>();
+		for (int i = 0; i < 7; i++) {
+			String item = queue.get(Duration.ofSeconds(10)).orElseThrow();
+			taken.add(item);
+			queue.done(item);
+		}
+		return taken;
 	}
 
 	private static RedisServer start(int port, Path data) {

@@ -12,14 +12,17 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
+import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.redis.ItemCodec;
 import io.github.workqueue.redis.RedisQueue;
+import io.github.workqueue.redis.RedisQueueBuilder;
 import io.github.workqueue.redis.RedisQueueConnection;
 import io.github.workqueue.redis.RedisQueueStats;
 import io.github.workqueue.redis.TestRedis;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -31,11 +34,22 @@ import static org.awaitility.Awaitility.await;
  * item was ever held by two live leases at once; every add was followed by a processing
  * that read it (the last version seen of each key is its last version added); nothing was
  * lost or parked; the redeliveries equal the items the killed instances held when they
- * died.
+ * died. Twice: with plain adds, and with each add at one of three priorities (a key's
+ * second add raising it one time in three) on queues with fairness over seven tenants, so
+ * that the kills hit items taken from the priority trees and their expired leases put
+ * them back there.
  */
 class ProcessKillTest {
 
 	private static final int KEYS = Integer.getInteger("workqueue.processKill.keys", 100_000);
+
+	/**
+	 * Keys of the run with priorities and fairness, whose adds and takes cost Redis more.
+	 */
+	private static final int FAIR_KEYS = Integer.getInteger("workqueue.processKill.fairKeys", 25_000);
+
+	private static final AddOptions[] PRIORITIES = { AddOptions.priority(-1), AddOptions.priority(0),
+			AddOptions.priority(1) };
 
 	private static final int KILLS = 3;
 
@@ -52,13 +66,16 @@ class ProcessKillTest {
 		this.instances.forEach((instance) -> instance.process().destroyForcibly());
 	}
 
-	@Test
-	void nothingShouldBeLostOrHeldTwiceWhileInstancesAreKilled() throws Exception {
-		RedisQueue<String> producer = RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), this.name)
-			.holder("producer")
+	@ParameterizedTest(name = "priorities and fairness: {0}")
+	@ValueSource(booleans = { false, true })
+	void nothingShouldBeLostOrHeldTwiceWhileInstancesAreKilled(boolean fair) throws Exception {
+		int keys = fair ? FAIR_KEYS : KEYS;
+		RedisQueueBuilder builder = RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), this.name)
+			.holder("producer");
+		RedisQueue<String> producer = (fair ? builder.fairness(WorkerProcess.TENANT) : builder)
 			.build(ItemCodec.strings());
 		for (int i = 0; i < 3; i++) {
-			start();
+			start(fair);
 		}
 		ExecutorService adders = Executors.newFixedThreadPool(4);
 		List<Future<?>> adding = new ArrayList<>();
@@ -66,9 +83,15 @@ class ProcessKillTest {
 			for (int part = 0; part < 4; part++) {
 				int first = part;
 				adding.add(adders.submit(() -> {
-					for (int key = first; key < KEYS; key += 4) {
-						this.redis.hincrby(this.name + ":versions", "k" + key, 1);
-						producer.add("k" + key);
+					for (int key = first; key < keys; key += 4) {
+						String item = fair ? "t" + (key % 7) + "/k" + key : "k" + key;
+						this.redis.hincrby(this.name + ":versions", item, 1);
+						if (fair) {
+							producer.add(item, PRIORITIES[ThreadLocalRandom.current().nextInt(3)]);
+						}
+						else {
+							producer.add(item);
+						}
 					}
 				}));
 			}
@@ -77,7 +100,7 @@ class ProcessKillTest {
 		for (int kill = 0; kill < KILLS; kill++) {
 			Thread.sleep(2000 + ThreadLocalRandom.current().nextInt(1000));
 			expectedRedeliveries += killOne();
-			start();
+			start(fair);
 		}
 		for (Future<?> add : adding) {
 			add.get(5, TimeUnit.MINUTES);
@@ -96,11 +119,11 @@ class ProcessKillTest {
 			}
 		});
 		assertThat(this.redis.lrange(this.name + ":violations", 0, 20)).as("items held by two live leases").isEmpty();
-		assertThat(versions).hasSize(KEYS);
+		assertThat(versions).hasSize(keys);
 		assertThat(unseen).as("adds not followed by a processing that read them").isEmpty();
 		RedisQueueStats stats = producer.stats();
-		System.out.println("ProcessKillTest: " + KEYS + " keys, " + KILLS + " kills, " + expectedRedeliveries
-				+ " items in flight at the kills, " + stats);
+		System.out.println("ProcessKillTest" + (fair ? " with priorities and fairness: " : ": ") + keys + " keys, "
+				+ KILLS + " kills, " + expectedRedeliveries + " items in flight at the kills, " + stats);
 		assertThat(expectedRedeliveries).as("the kills hit instances mid-processing").isPositive();
 		assertThat(stats.parked()).isZero();
 		assertThat(stats.redeliveries()).as("redeliveries = items in flight in the killed instances")
@@ -135,9 +158,9 @@ class ProcessKillTest {
 		return held;
 	}
 
-	private void start() throws IOException {
+	private void start(boolean fair) throws IOException {
 		String holder = "instance-" + this.instances.size() + "-" + System.nanoTime();
-		this.instances.add(WorkerInstance.start(this.name, holder, LEASE, 4));
+		this.instances.add(WorkerInstance.start(this.name, holder, LEASE, 4, fair));
 	}
 
 }

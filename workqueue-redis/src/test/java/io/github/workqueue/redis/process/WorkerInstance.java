@@ -34,10 +34,26 @@ record WorkerInstance(Process process, String holder) {
 	 */
 	static WorkerInstance start(String queue, String holder, Duration lease, int workers, Long... workMillis)
 			throws IOException {
-		List<String> command = new ArrayList<>(
-				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-cp",
-						System.getProperty("java.class.path"), WorkerProcess.class.getName(), TestRedis.uri(), queue,
-						holder, Long.toString(lease.toMillis()), Integer.toString(workers)));
+		return start(queue, holder, lease, workers, false, workMillis);
+	}
+
+	/**
+	 * Starts an instance and waits until its workers run.
+	 * @param queue the queue's name
+	 * @param holder the holder name
+	 * @param lease the lease duration
+	 * @param workers worker threads
+	 * @param fairness whether its queue has fairness by {@link WorkerProcess#TENANT}
+	 * @param workMillis how long each item takes, or absent for WorkerProcess's default
+	 * @return the running instance
+	 * @throws IOException if the JVM cannot be started
+	 */
+	static WorkerInstance start(String queue, String holder, Duration lease, int workers, boolean fairness,
+			Long... workMillis) throws IOException {
+		List<String> command = new ArrayList<>(List.of(
+				Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-cp",
+				System.getProperty("java.class.path"), WorkerProcess.class.getName(), TestRedis.uri(), queue, holder,
+				Long.toString(lease.toMillis()), Integer.toString(workers), fairness ? "fair" : "fifo"));
 		for (Long millis : workMillis) {
 			command.add(millis.toString());
 		}

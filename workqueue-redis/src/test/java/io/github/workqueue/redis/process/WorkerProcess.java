@@ -1,11 +1,14 @@
 package io.github.workqueue.redis.process;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
+import io.github.workqueue.core.FairnessKeyExtractor;
 import io.github.workqueue.redis.ItemCodec;
 import io.github.workqueue.redis.RedisQueue;
+import io.github.workqueue.redis.RedisQueueBuilder;
 import io.github.workqueue.redis.RedisQueueConnection;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
@@ -24,10 +27,16 @@ import io.lettuce.core.api.sync.RedisCommands;
  *
  * <p>
  * Arguments: Redis URI, queue name, holder name, lease in milliseconds, worker threads,
- * and optionally how long each item takes, in milliseconds (else 1 ms for one item in
- * four).
+ * {@code fair} for a queue with fairness by {@link #TENANT} (else {@code fifo}), and
+ * optionally how long each item takes, in milliseconds (else 1 ms for one item in four).
  */
 public final class WorkerProcess {
+
+	/**
+	 * Fairness by the part of an item before its {@code /}: {@code t3/k42} is tenant
+	 * t3's.
+	 */
+	static final FairnessKeyExtractor<String> TENANT = (item) -> List.of(item.substring(0, item.indexOf('/')));
 
 	private static final String RELEASE_OWN_CLAIM = "if redis.call('hget', KEYS[1], ARGV[1]) == ARGV[2] then "
 			+ "return redis.call('hdel', KEYS[1], ARGV[1]) end return 0";
@@ -41,12 +50,13 @@ public final class WorkerProcess {
 		String holder = args[2];
 		Duration lease = Duration.ofMillis(Long.parseLong(args[3]));
 		int workers = Integer.parseInt(args[4]);
-		long workMillis = (args.length > 5) ? Long.parseLong(args[5]) : -1;
+		boolean fair = args[5].equals("fair");
+		long workMillis = (args.length > 6) ? Long.parseLong(args[6]) : -1;
 		RedisClient client = RedisClient.create(uri);
-		RedisQueue<String> queue = RedisQueue.builder(RedisQueueConnection.of(client), name)
+		RedisQueueBuilder builder = RedisQueue.builder(RedisQueueConnection.of(client), name)
 			.holder(holder)
-			.leaseDuration(lease)
-			.build(ItemCodec.strings());
+			.leaseDuration(lease);
+		RedisQueue<String> queue = (fair ? builder.fairness(TENANT) : builder).build(ItemCodec.strings());
 		for (int i = 0; i < workers; i++) {
 			RedisCommands<String, String> redis = client.connect().sync();
 			Thread worker = new Thread(() -> work(queue, redis, name, holder, workMillis), holder + "-worker-" + i);
