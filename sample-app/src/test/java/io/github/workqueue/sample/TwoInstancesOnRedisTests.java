@@ -110,6 +110,8 @@ class TwoInstancesOnRedisTests {
 			.forEach((metric) -> metrics.add(metric.group())));
 		assertThat(metrics).hasSizeGreaterThan(15)
 			.allSatisfy((metric) -> assertThat(scrapes).as("a scrape has %s", metric).contains("\n" + metric + "{"));
+		assertThat(scrapes).as("the queue-wide depth, per priority")
+			.contains("\nworkqueue_shared_depth{name=\"deployments\",priority=\"0\"}");
 	}
 
 	@SuppressWarnings("unchecked")

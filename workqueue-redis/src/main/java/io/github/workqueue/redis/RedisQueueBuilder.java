@@ -210,7 +210,7 @@ public final class RedisQueueBuilder {
 	public <T> RedisQueue<T> build(ItemCodec<T> codec) {
 		Objects.requireNonNull(codec, "codec");
 		RedisQueueMetrics metrics = (this.metricsProvider != MetricsProvider.noop())
-				? new RedisQueueMetrics(this.name, this.metricsProvider) : null;
+				? new RedisQueueMetrics(this.name, this.metricsProvider, this.defaultPriority) : null;
 		Duration longestBlock = (this.redisTimeMicros != null) ? Duration.ofMillis(10) : Duration.ofSeconds(1);
 		return new DefaultRedisQueue<>(new DefaultRedisQueue.Settings<>(this.name, this.prefix, this.shards,
 				this.connection.link(), codec, this.holder, this.leaseDuration, this.maxRedeliveries,

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.metrics.CounterMetric;
 import io.github.workqueue.core.metrics.GaugeMetric;
 import io.github.workqueue.core.metrics.HistogramMetric;
@@ -52,6 +53,39 @@ class RedisQueueMetricsTest {
 			assertThat(this.gauges.get(SharedFigure.WAITING.name())).isEqualTo(1.0);
 			assertThat(this.gauges.get(SharedFigure.IN_FLIGHT.name())).as("b's item").isEqualTo(1.0);
 			assertThat(this.gauges.get(SharedFigure.REDELIVERIES.name())).isZero();
+		});
+		a.shutDown();
+		b.shutDown();
+	}
+
+	@Test
+	void theQueueWideDepthShouldBeReportedPerPriority() throws InterruptedException {
+		String name = TestRedis.uniqueName("metrics");
+		RedisQueue<String> a = RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), name)
+			.holder("a")
+			.leaseDuration(Duration.ofMillis(300))
+			.defaultPriority(1)
+			.metricsProvider(new Recording())
+			.build(ItemCodec.strings());
+		RedisQueue<String> b = RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), name)
+			.holder("b")
+			.build(ItemCodec.strings());
+		assertThat(this.gauges).as("the default priority's gauge, made at start").containsKey("depth 1");
+		b.add("low", AddOptions.priority(-5));
+		b.add("high", AddOptions.priority(10));
+		b.add("also high", AddOptions.priority(10));
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+			assertThat(this.gauges.get("depth 10")).isEqualTo(2.0);
+			assertThat(this.gauges.get("depth -5")).isEqualTo(1.0);
+			assertThat(this.gauges.get("depth 1")).isZero();
+		});
+		for (int i = 0; i < 2; i++) {
+			String item = b.get(Duration.ofSeconds(5)).orElseThrow();
+			b.done(item);
+		}
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+			assertThat(this.gauges.get("depth 10")).as("a priority left without ready items").isZero();
+			assertThat(this.gauges.get("depth -5")).isEqualTo(1.0);
 		});
 		a.shutDown();
 		b.shutDown();
@@ -111,6 +145,12 @@ class RedisQueueMetricsTest {
 		@Override
 		public SettableGaugeMetric newSharedMetric(String name, SharedFigure figure) {
 			return gauge(figure.name());
+		}
+
+		@Override
+		public SettableGaugeMetric newSharedDepthMetric(String name, int priority) {
+			RedisQueueMetricsTest.this.gauges.putIfAbsent("depth " + priority, 0.0);
+			return gauge("depth " + priority);
 		}
 
 	}

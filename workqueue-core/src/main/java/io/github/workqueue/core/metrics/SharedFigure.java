@@ -7,7 +7,10 @@ package io.github.workqueue.core.metrics;
  */
 public enum SharedFigure {
 
-	/** Items ready and not taken. */
+	/**
+	 * Items ready and not taken; per priority through
+	 * {@link MetricsProvider#newSharedDepthMetric(String, int)}.
+	 */
 	DEPTH("depth"),
 
 	/** Items waiting for their ready time. */

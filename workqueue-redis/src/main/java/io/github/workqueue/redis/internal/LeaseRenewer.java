@@ -4,6 +4,7 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SortedMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -20,8 +21,8 @@ import org.jspecify.annotations.Nullable;
  * extends every lease in {@link HeldLeases} whose taking thread still lives, and marks
  * lost the ones Redis says are no longer this lease's (they expired). The lease of a
  * thread that ended without {@code done} leaves {@link HeldLeases} and is no longer
- * renewed. Also publishes, on the same beat, the unfinished-work and queue-wide gauges.
- * Thread-safe: one scheduler thread runs the renewals.
+ * renewed. Also publishes, on the same beat, the unfinished-work and queue-wide gauges
+ * (the depth per priority too). Thread-safe: one scheduler thread runs the renewals.
  *
  * @param <T> the type of the items
  */
@@ -45,6 +46,8 @@ final class LeaseRenewer<T> {
 
 	private final Supplier<RedisQueueStats> stats;
 
+	private final Supplier<SortedMap<Integer, Integer>> depthByPriority;
+
 	private final OutageLog outage;
 
 	private final Runnable onLeaseDropped;
@@ -53,7 +56,7 @@ final class LeaseRenewer<T> {
 
 	LeaseRenewer(String name, RedisLink link, Shards shards, HeldLeases<T> held, String leaseMicros,
 			Supplier<String> now, @Nullable RedisQueueMetrics metrics, Supplier<RedisQueueStats> stats,
-			OutageLog outage, Runnable onLeaseDropped) {
+			Supplier<SortedMap<Integer, Integer>> depthByPriority, OutageLog outage, Runnable onLeaseDropped) {
 		this.name = name;
 		this.link = link;
 		this.shards = shards;
@@ -62,6 +65,7 @@ final class LeaseRenewer<T> {
 		this.now = now;
 		this.metrics = metrics;
 		this.stats = stats;
+		this.depthByPriority = depthByPriority;
 		this.outage = outage;
 		this.onLeaseDropped = onLeaseDropped;
 		this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
@@ -97,12 +101,14 @@ final class LeaseRenewer<T> {
 				total += running;
 				longest = Math.max(longest, running);
 			}
+			for (List<HeldLease> ofShard : byShard(leases)) {
+				renew(ofShard);
+			}
+			// After the renewals, so that reading the figures never delays them.
 			if (this.metrics != null) {
 				this.metrics.unfinished(total, longest);
 				this.metrics.shared(this.stats.get());
-			}
-			for (List<HeldLease> ofShard : byShard(leases)) {
-				renew(ofShard);
+				this.metrics.sharedDepth(this.depthByPriority.get());
 			}
 		}
 		catch (RedisException ex) {

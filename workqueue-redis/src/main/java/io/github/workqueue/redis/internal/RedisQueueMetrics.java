@@ -1,7 +1,11 @@
 package io.github.workqueue.redis.internal;
 
 import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
 
 import io.github.workqueue.core.metrics.CounterMetric;
 import io.github.workqueue.core.metrics.DropReason;
@@ -14,8 +18,9 @@ import io.github.workqueue.redis.RedisQueueStats;
 /**
  * client-go's metrics as this instance sees them: its adds, the queue time of the items
  * it took (measured on Redis's clock), its work durations, retries, drops and unfinished
- * work. Queue-wide figures come from {@code RedisQueue.stats()}. Thread-safe as the
- * provider's metrics are.
+ * work. Queue-wide figures come from {@code RedisQueue.stats()} and, per priority, from
+ * {@code lenByPriority()}. Thread-safe as the provider's metrics are, except
+ * {@link #sharedDepth(SortedMap)}, which one thread calls (the lease renewer's).
  */
 public final class RedisQueueMetrics {
 
@@ -35,7 +40,28 @@ public final class RedisQueueMetrics {
 
 	private final Map<SharedFigure, SettableGaugeMetric> shared = new EnumMap<>(SharedFigure.class);
 
-	public RedisQueueMetrics(String name, MetricsProvider provider) {
+	private final String name;
+
+	private final MetricsProvider provider;
+
+	/** The depth gauge of every priority asked so far. */
+	private final Map<Integer, SettableGaugeMetric> depthByPriority = new HashMap<>();
+
+	/**
+	 * The priorities whose gauge was last set above 0: the ones to set to 0 once they
+	 * have no ready item.
+	 */
+	private final Set<Integer> nonEmpty = new HashSet<>();
+
+	/**
+	 * @param name the queue's name
+	 * @param provider the metrics provider
+	 * @param defaultPriority the priority of adds that name none, whose depth gauge is
+	 * made at once
+	 */
+	public RedisQueueMetrics(String name, MetricsProvider provider, int defaultPriority) {
+		this.name = name;
+		this.provider = provider;
 		this.adds = provider.newAddsMetric(name);
 		this.latency = provider.newLatencyMetric(name);
 		this.workDuration = provider.newWorkDurationMetric(name);
@@ -46,6 +72,7 @@ public final class RedisQueueMetrics {
 		for (SharedFigure figure : SharedFigure.values()) {
 			this.shared.put(figure, provider.newSharedMetric(name, figure));
 		}
+		this.depthByPriority.put(defaultPriority, provider.newSharedDepthMetric(name, defaultPriority));
 	}
 
 	void added() {
@@ -74,6 +101,31 @@ public final class RedisQueueMetrics {
 		this.shared.get(SharedFigure.IN_FLIGHT).set(stats.inFlight());
 		this.shared.get(SharedFigure.PARKED).set(stats.parked());
 		this.shared.get(SharedFigure.REDELIVERIES).set(stats.redeliveries());
+	}
+
+	/**
+	 * Sets the queue-wide depth of each priority: of those that have ready items, and 0
+	 * for those that had some at the last call.
+	 * @param byPriority ready items per priority, only priorities that have some
+	 */
+	void sharedDepth(SortedMap<Integer, Integer> byPriority) {
+		for (Integer emptied : this.nonEmpty) {
+			if (!byPriority.containsKey(emptied)) {
+				depthGauge(emptied).set(0);
+			}
+		}
+		this.nonEmpty.clear();
+		byPriority.forEach((priority, depth) -> {
+			depthGauge(priority).set(depth);
+			if (depth > 0) {
+				this.nonEmpty.add(priority);
+			}
+		});
+	}
+
+	private SettableGaugeMetric depthGauge(int priority) {
+		return this.depthByPriority.computeIfAbsent(priority,
+				(asked) -> this.provider.newSharedDepthMetric(this.name, asked));
 	}
 
 	void unfinished(long totalNanos, long longestNanos) {

@@ -27,7 +27,9 @@ import io.github.workqueue.core.metrics.SharedFigure;
  * {@code workqueue_unfinished_work_seconds},
  * {@code workqueue_longest_running_processor_seconds}, {@code workqueue_retries_total};
  * plus {@code workqueue_waiting} and {@code workqueue_dropped_total} (tag
- * {@code reason}).
+ * {@code reason}), and for queues shared on Redis the queue-wide
+ * {@code workqueue_shared_*} gauges ({@code workqueue_shared_depth} tagged
+ * {@code priority}, as {@code workqueue_depth} is).
  *
  * <p>
  * Gauges read atomics that the queue updates, so a scrape costs the queue nothing; the
@@ -139,12 +141,38 @@ public class MicrometerMetricsProvider implements MetricsProvider {
 				null);
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * {@code workqueue_shared_} and the figure's name, but the depth: it is reported per
+	 * priority by {@link #newSharedDepthMetric(String, int)}, so this one records
+	 * nothing.
+	 */
 	@Override
 	public SettableGaugeMetric newSharedMetric(String name, SharedFigure figure) {
+		if (figure == SharedFigure.DEPTH) {
+			return (value) -> {
+			};
+		}
 		return settable("workqueue.shared." + figure.meterSuffix(),
-				"Queue-wide number of items (" + figure.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
-						+ ") of a queue shared on Redis, as last read by this instance",
-				name, null);
+				sharedDescription(figure.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')), name, null);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * {@code workqueue_shared_depth} labelled with the queue's name and the priority:
+	 * {@code sum by (name)} of one instance's series gives the queue's depth, and every
+	 * instance reports the same figures.
+	 */
+	@Override
+	public SettableGaugeMetric newSharedDepthMetric(String name, int priority) {
+		return settable("workqueue.shared.depth", sharedDescription("ready, per priority"),
+				Tags.of("name", name, "priority", Integer.toString(priority)), null);
+	}
+
+	private static String sharedDescription(String figure) {
+		return "Queue-wide number of items (" + figure + ") of a queue shared on Redis, as last read by this instance";
 	}
 
 	@Override
@@ -172,10 +200,14 @@ public class MicrometerMetricsProvider implements MetricsProvider {
 	}
 
 	private SettableGaugeMetric settable(String meter, String description, String name, @Nullable String baseUnit) {
+		return settable(meter, description, Tags.of("name", name), baseUnit);
+	}
+
+	private SettableGaugeMetric settable(String meter, String description, Tags tags, @Nullable String baseUnit) {
 		DoubleValue value = new DoubleValue();
 		Gauge.builder(meter, value, DoubleValue::get)
 			.description(description)
-			.tag("name", name)
+			.tags(tags)
 			.baseUnit(baseUnit)
 			.register(this.registry);
 		return value::set;

@@ -16,6 +16,7 @@ import io.github.workqueue.core.Clock;
 import io.github.workqueue.core.FakeClock;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.metrics.MetricsProvider;
+import io.github.workqueue.core.metrics.SharedFigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -74,6 +75,27 @@ class PrometheusScrapeTests {
 				.count();
 			assertThat(bucketLines).as("client-go's 10 buckets plus +Inf").isEqualTo(11);
 		});
+	}
+
+	@Test
+	void aSharedQueuesDepthShouldBeScrapedPerPriority() {
+		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		MicrometerMetricsProvider provider = new MicrometerMetricsProvider(registry);
+		for (SharedFigure figure : SharedFigure.values()) {
+			provider.newSharedMetric("orders", figure).set(7);
+		}
+		provider.newSharedDepthMetric("orders", 0).set(3);
+		provider.newSharedDepthMetric("orders", 10).set(4);
+		String scrape = registry.scrape();
+
+		assertThat(scrape).contains("# TYPE workqueue_shared_depth gauge",
+				"workqueue_shared_depth{name=\"orders\",priority=\"0\"} 3.0",
+				"workqueue_shared_depth{name=\"orders\",priority=\"10\"} 4.0");
+		assertThat(scrape).as("the sum, which the priorities give")
+			.doesNotContain("workqueue_shared_depth{name=\"orders\"}");
+		assertThat(scrape).contains("workqueue_shared_waiting{name=\"orders\"} 7.0",
+				"workqueue_shared_in_flight{name=\"orders\"} 7.0", "workqueue_shared_parked{name=\"orders\"} 7.0",
+				"workqueue_shared_redeliveries{name=\"orders\"} 7.0");
 	}
 
 	@Test
