@@ -29,14 +29,8 @@ class RedisQueueMetricsTest {
 	@Test
 	void anInstanceShouldCountItsOwnAddsAndReportQueueWideFigures() throws InterruptedException {
 		String name = TestRedis.uniqueName("metrics");
-		RedisQueue<String> a = RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), name)
-			.holder("a")
-			.leaseDuration(Duration.ofMillis(300))
-			.metricsProvider(new Recording())
-			.build(ItemCodec.strings());
-		RedisQueue<String> b = RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), name)
-			.holder("b")
-			.build(ItemCodec.strings());
+		RedisQueue<String> a = measured(name).build(ItemCodec.strings());
+		RedisQueue<String> b = unmeasured(name);
 		a.add("x");
 		a.add("x");
 		b.add("y");
@@ -61,15 +55,8 @@ class RedisQueueMetricsTest {
 	@Test
 	void theQueueWideDepthShouldBeReportedPerPriority() throws InterruptedException {
 		String name = TestRedis.uniqueName("metrics");
-		RedisQueue<String> a = RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), name)
-			.holder("a")
-			.leaseDuration(Duration.ofMillis(300))
-			.defaultPriority(1)
-			.metricsProvider(new Recording())
-			.build(ItemCodec.strings());
-		RedisQueue<String> b = RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), name)
-			.holder("b")
-			.build(ItemCodec.strings());
+		RedisQueue<String> a = measured(name).defaultPriority(1).build(ItemCodec.strings());
+		RedisQueue<String> b = unmeasured(name);
 		assertThat(this.gauges).as("the default priority's gauge, made at start").containsKey("depth 1");
 		b.add("low", AddOptions.priority(-5));
 		b.add("high", AddOptions.priority(10));
@@ -89,6 +76,24 @@ class RedisQueueMetricsTest {
 		});
 		a.shutDown();
 		b.shutDown();
+	}
+
+	/**
+	 * Instance a, recording its metrics, with a short lease: the shared figures are read
+	 * every 100 ms.
+	 */
+	private RedisQueueBuilder measured(String name) {
+		return RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), name)
+			.holder("a")
+			.leaseDuration(Duration.ofMillis(300))
+			.metricsProvider(new Recording());
+	}
+
+	/** Instance b, without metrics. */
+	private static RedisQueue<String> unmeasured(String name) {
+		return RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), name)
+			.holder("b")
+			.build(ItemCodec.strings());
 	}
 
 	private final class Recording implements MetricsProvider {

@@ -1,5 +1,6 @@
 package io.github.workqueue.redis;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,6 +15,7 @@ import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.WorkQueue;
 import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.embedded.RedisServer;
@@ -33,9 +35,21 @@ class RedisRestartTest {
 	@TempDir
 	Path dir;
 
+	private int port;
+
+	private Path data;
+
 	private RedisServer server;
 
 	private RedisClient client;
+
+	@BeforeEach
+	void startRedis() throws IOException {
+		this.port = TestRedis.freePort();
+		this.data = Files.createDirectories(this.dir.resolve("data"));
+		this.server = start(this.port, this.data);
+		this.client = RedisClient.create("redis://127.0.0.1:" + this.port);
+	}
 
 	@AfterEach
 	void stop() {
@@ -49,10 +63,6 @@ class RedisRestartTest {
 
 	@Test
 	void aRestartShouldLoseNothingRedisKept() throws Exception {
-		int port = TestRedis.freePort();
-		Path data = Files.createDirectories(this.dir.resolve("data"));
-		this.server = start(port, data);
-		this.client = RedisClient.create("redis://127.0.0.1:" + port);
 		RedisQueue<String> a = RedisQueue.builder(RedisQueueConnection.of(this.client), "restart")
 			.holder("a")
 			.build(ItemCodec.strings());
@@ -75,7 +85,7 @@ class RedisRestartTest {
 			}
 		});
 		Thread.sleep(500); // let the getter meet the outage
-		this.server = start(port, data);
+		this.server = start(this.port, this.data);
 
 		assertThat(blockedAcrossTheOutage.get(60, TimeUnit.SECONDS)).isEqualTo("queued");
 		assertThat(b.waitingLen()).isEqualTo(1);
@@ -92,10 +102,6 @@ class RedisRestartTest {
 
 	@Test
 	void theOrderOfPrioritiesAndFairnessShouldSurviveARestart() throws Exception {
-		int port = TestRedis.freePort();
-		Path data = Files.createDirectories(this.dir.resolve("data"));
-		this.server = start(port, data);
-		this.client = RedisClient.create("redis://127.0.0.1:" + port);
 		RedisQueue<String> before = RedisQueue.builder(RedisQueueConnection.of(this.client), "restart-fair")
 			.holder("a")
 			.fairness(TENANT)
@@ -109,7 +115,7 @@ class RedisRestartTest {
 		before.shutDown();
 
 		this.server.stop();
-		this.server = start(port, data);
+		this.server = start(this.port, this.data);
 
 		RedisQueue<String> after = RedisQueue.builder(RedisQueueConnection.of(this.client), "restart-fair")
 			.holder("b")
