@@ -118,10 +118,9 @@ public interface MetricsProvider {
 	 * other shared figures: {@link SharedFigure#DEPTH} split by priority, as
 	 * {@link #newDepthMetric(String, int)} splits {@code workqueue_depth}. Shared queues
 	 * ask it for their default priority at start and for every other priority once it has
-	 * ready items, and set a priority's gauge to 0 once it has none. They keep setting
-	 * {@link SharedFigure#DEPTH} to the sum (read a moment apart, so the two can differ
-	 * by what changed in between); a provider that reports per priority may leave that
-	 * figure unrecorded. Records nothing unless overridden.
+	 * ready items, and set a priority's gauge to 0 while it has none. They keep setting
+	 * {@link SharedFigure#DEPTH} to the sum, from the same read; a provider that reports
+	 * per priority may leave that figure unrecorded. Records nothing unless overridden.
 	 * @param name the queue name
 	 * @param priority the priority
 	 * @return the gauge

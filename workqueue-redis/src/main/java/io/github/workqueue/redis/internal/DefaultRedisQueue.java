@@ -143,7 +143,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.returns = new LeaseReturns(this.link, this.shards, this::now);
 		this.failures = new SharedFailures(this.link, this.shards, LimiterSpec.of(settings.rateLimiter()), this::now);
 		this.renewer = new LeaseRenewer<>(this.name, this.link, this.shards, this.held, this.leaseMicros, this::now,
-				this.metrics, this::stats, this.views::lenByPriority, this.outage, this::signalDrain);
+				this.metrics, this.views, this.outage, this::signalDrain);
 		this.renewer.start(settings.leaseDuration());
 	}
 

@@ -4,14 +4,12 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SortedMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import io.github.workqueue.redis.RedisQueue;
-import io.github.workqueue.redis.RedisQueueStats;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
@@ -44,9 +42,7 @@ final class LeaseRenewer<T> {
 
 	private final @Nullable RedisQueueMetrics metrics;
 
-	private final Supplier<RedisQueueStats> stats;
-
-	private final Supplier<SortedMap<Integer, Integer>> depthByPriority;
+	private final QueueViews views;
 
 	private final OutageLog outage;
 
@@ -55,8 +51,8 @@ final class LeaseRenewer<T> {
 	private final ScheduledExecutorService scheduler;
 
 	LeaseRenewer(String name, RedisLink link, Shards shards, HeldLeases<T> held, String leaseMicros,
-			Supplier<String> now, @Nullable RedisQueueMetrics metrics, Supplier<RedisQueueStats> stats,
-			Supplier<SortedMap<Integer, Integer>> depthByPriority, OutageLog outage, Runnable onLeaseDropped) {
+			Supplier<String> now, @Nullable RedisQueueMetrics metrics, QueueViews views, OutageLog outage,
+			Runnable onLeaseDropped) {
 		this.name = name;
 		this.link = link;
 		this.shards = shards;
@@ -64,8 +60,7 @@ final class LeaseRenewer<T> {
 		this.leaseMicros = leaseMicros;
 		this.now = now;
 		this.metrics = metrics;
-		this.stats = stats;
-		this.depthByPriority = depthByPriority;
+		this.views = views;
 		this.outage = outage;
 		this.onLeaseDropped = onLeaseDropped;
 		this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
@@ -107,8 +102,7 @@ final class LeaseRenewer<T> {
 			// After the renewals, so that reading the figures never delays them.
 			if (this.metrics != null) {
 				this.metrics.unfinished(total, longest);
-				this.metrics.shared(this.stats.get());
-				this.metrics.sharedDepth(this.depthByPriority.get());
+				this.metrics.shared(this.views.stats(), this.views.lenByPriority());
 			}
 		}
 		catch (RedisException ex) {

@@ -2,9 +2,7 @@ package io.github.workqueue.redis.internal;
 
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 import java.util.SortedMap;
 
 import io.github.workqueue.core.metrics.CounterMetric;
@@ -20,7 +18,8 @@ import io.github.workqueue.redis.RedisQueueStats;
  * it took (measured on Redis's clock), its work durations, retries, drops and unfinished
  * work. Queue-wide figures come from {@code RedisQueue.stats()} and, per priority, from
  * {@code lenByPriority()}. Thread-safe as the provider's metrics are, except
- * {@link #sharedDepth(SortedMap)}, which one thread calls (the lease renewer's).
+ * {@link #shared(RedisQueueStats, SortedMap)}, which one thread calls (the lease
+ * renewer's).
  */
 public final class RedisQueueMetrics {
 
@@ -46,12 +45,6 @@ public final class RedisQueueMetrics {
 
 	/** The depth gauge of every priority asked so far. */
 	private final Map<Integer, SettableGaugeMetric> depthByPriority = new HashMap<>();
-
-	/**
-	 * The priorities whose gauge was last set above 0: the ones to set to 0 once they
-	 * have no ready item.
-	 */
-	private final Set<Integer> nonEmpty = new HashSet<>();
 
 	/**
 	 * @param name the queue's name
@@ -95,37 +88,23 @@ public final class RedisQueueMetrics {
 		this.dropped.inc();
 	}
 
-	void shared(RedisQueueStats stats) {
-		this.shared.get(SharedFigure.DEPTH).set(stats.queued());
+	/**
+	 * Sets the queue-wide figures: the depth from the ready items per priority (the sum,
+	 * and each priority's, 0 for a priority asked before that has none now, so that all
+	 * come from one read), the others from the stats.
+	 * @param stats the queue-wide figures
+	 * @param depthByPriority ready items per priority, only priorities that have some
+	 */
+	void shared(RedisQueueStats stats, SortedMap<Integer, Integer> depthByPriority) {
+		this.shared.get(SharedFigure.DEPTH).set(depthByPriority.values().stream().mapToLong(Integer::longValue).sum());
 		this.shared.get(SharedFigure.WAITING).set(stats.waiting());
 		this.shared.get(SharedFigure.IN_FLIGHT).set(stats.inFlight());
 		this.shared.get(SharedFigure.PARKED).set(stats.parked());
 		this.shared.get(SharedFigure.REDELIVERIES).set(stats.redeliveries());
-	}
-
-	/**
-	 * Sets the queue-wide depth of each priority: of those that have ready items, and 0
-	 * for those that had some at the last call.
-	 * @param byPriority ready items per priority, only priorities that have some
-	 */
-	void sharedDepth(SortedMap<Integer, Integer> byPriority) {
-		for (Integer emptied : this.nonEmpty) {
-			if (!byPriority.containsKey(emptied)) {
-				depthGauge(emptied).set(0);
-			}
-		}
-		this.nonEmpty.clear();
-		byPriority.forEach((priority, depth) -> {
-			depthGauge(priority).set(depth);
-			if (depth > 0) {
-				this.nonEmpty.add(priority);
-			}
-		});
-	}
-
-	private SettableGaugeMetric depthGauge(int priority) {
-		return this.depthByPriority.computeIfAbsent(priority,
-				(asked) -> this.provider.newSharedDepthMetric(this.name, asked));
+		depthByPriority.keySet()
+			.forEach((priority) -> this.depthByPriority.computeIfAbsent(priority,
+					(asked) -> this.provider.newSharedDepthMetric(this.name, asked)));
+		this.depthByPriority.forEach((priority, gauge) -> gauge.set(depthByPriority.getOrDefault(priority, 0)));
 	}
 
 	void unfinished(long totalNanos, long longestNanos) {

@@ -61,13 +61,13 @@ class PartitionTest {
 
 	@Test
 	void aFrozenInstanceShouldLoseItsItemsToAnotherAndBeFencedWhenItWakes() throws Exception {
-		this.frozen = WorkerInstance.start(this.name, "frozen", LEASE, 2, WORK_MILLIS);
+		this.frozen = WorkerInstance.start(this.name, "frozen", LEASE, 2, false, WORK_MILLIS);
 		add("a");
 		add("b");
 		await().atMost(Duration.ofSeconds(30)).until(() -> holders().equals(Map.of("a", "frozen", "b", "frozen")));
 		// Idle until the frozen leases expire: its getters then wake at the deadline and
 		// would take the items at once if a lease were given up early.
-		this.other = WorkerInstance.start(this.name, "other", LEASE, 2, WORK_MILLIS);
+		this.other = WorkerInstance.start(this.name, "other", LEASE, 2, false, WORK_MILLIS);
 
 		this.frozen.pause();
 		Map<String, Instant> frozenExpiry = new TreeMap<>();

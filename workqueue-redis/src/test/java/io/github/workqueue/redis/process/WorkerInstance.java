@@ -28,21 +28,6 @@ record WorkerInstance(Process process, String holder) {
 	 * @param holder the holder name
 	 * @param lease the lease duration
 	 * @param workers worker threads
-	 * @param workMillis how long each item takes, or absent for WorkerProcess's default
-	 * @return the running instance
-	 * @throws IOException if the JVM cannot be started
-	 */
-	static WorkerInstance start(String queue, String holder, Duration lease, int workers, Long... workMillis)
-			throws IOException {
-		return start(queue, holder, lease, workers, false, workMillis);
-	}
-
-	/**
-	 * Starts an instance and waits until its workers run.
-	 * @param queue the queue's name
-	 * @param holder the holder name
-	 * @param lease the lease duration
-	 * @param workers worker threads
 	 * @param fairness whether its queue has fairness by {@link WorkerProcess#TENANT}
 	 * @param workMillis how long each item takes, or absent for WorkerProcess's default
 	 * @return the running instance

@@ -634,15 +634,12 @@ settle = function()
   end
 end
 
--- Whether items becoming ready at the tail may pass through the script (see passing): they
--- would go to READY or the trees (a priority or keys), and no other item is ready.
+-- Whether items becoming ready at the tail may start passing through the script (see passing):
+-- they would go to READY or the trees (a priority or keys), and no other item is ready.
 local function mayPass(prios, fair, n)
-  if n > passLimit or exists(LEVELS) or exists(READY) then
-    return false
-  end
   for i = 1, n do
     if prios[i] or fair[i] then
-      return redis.call('EXISTS', QUEUE) == 0
+      return not exists(LEVELS) and not exists(READY) and redis.call('EXISTS', QUEUE) == 0
     end
   end
   return false
@@ -658,9 +655,9 @@ local function enqueueAll(items, front)
   queued = queued + n
   local prios = exists(PRIO) and redis.call('HMGET', PRIO, unpack(items)) or {}
   local fair = exists(FAIR) and redis.call('HMGET', FAIR, unpack(items)) or {}
-  if passing and (front or #passing.items + n > passLimit) then
+  if front or (passing and #passing.items or 0) + n > passLimit then
     settle()
-  elseif not passing and not front and mayPass(prios, fair, n) then
+  elseif not passing and mayPass(prios, fair, n) then
     passing = { items = {}, prios = {}, fair = {} }
   end
   if passing then
