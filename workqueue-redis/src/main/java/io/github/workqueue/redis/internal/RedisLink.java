@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -12,9 +14,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
@@ -37,8 +41,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * The commands the queues send, over standalone Redis or Redis Cluster. One shared
  * connection carries scripts and reads (Lettuce connections are thread-safe and
- * pipelined); blocking pops use pooled connections of their own, one per blocked thread.
- * Thread-safe.
+ * pipelined); each queue's wake-up pops ({@link WakeHints}) use connections of their own.
+ *
+ * <p>
+ * Thread-safe. Every wait for Redis here is bounded: a reply by the connection's command
+ * timeout, a connect by the {@link Connector}'s bound. The monitor guards the shared
+ * connection's opening and closing only; it is never held across I/O or a wait, and no
+ * Lettuce callback takes it.
  */
 public final class RedisLink implements AutoCloseable {
 
@@ -47,23 +56,26 @@ public final class RedisLink implements AutoCloseable {
 	/** The start of a server's reply to a call of a function that it does not have. */
 	private static final String FUNCTION_NOT_FOUND = "ERR Function not found";
 
-	private final Supplier<StatefulConnection<String, String>> connector;
+	private final Connector connector;
 
 	private final Function<StatefulConnection<String, String>, Commands> commandsOf;
 
 	private final Function<StatefulConnection<String, String>, RedisListAsyncCommands<String, String>> lists;
 
+	/** Guarded by this object's monitor, which is never held across I/O or a wait. */
 	private @Nullable StatefulConnection<String, String> shared;
 
 	private volatile @Nullable Commands commands;
+
+	/** The connect of the shared connection under way; guarded by the monitor. */
+	private @Nullable CompletableFuture<Commands> opening;
 
 	private boolean closed;
 
 	/** False once a server refused functions: scripts are sent instead, from then on. */
 	private volatile boolean functions = true;
 
-	private RedisLink(Supplier<StatefulConnection<String, String>> connector,
-			Function<StatefulConnection<String, String>, Commands> commands,
+	private RedisLink(Connector connector, Function<StatefulConnection<String, String>, Commands> commands,
 			Function<StatefulConnection<String, String>, RedisListAsyncCommands<String, String>> lists) {
 		this.connector = connector;
 		this.commandsOf = commands;
@@ -72,7 +84,9 @@ public final class RedisLink implements AutoCloseable {
 
 	/**
 	 * The shared connection's commands, connecting on first use so that an application
-	 * can start while Redis is down (Lettuce reconnects on its own once connected).
+	 * can start while Redis is down (Lettuce reconnects on its own once connected). The
+	 * connect runs on a {@link Connector} thread; callers wait for it at most the
+	 * connector's bound, and callers that come meanwhile wait for the same connect.
 	 * @throws io.lettuce.core.RedisConnectionException while Redis cannot be reached
 	 */
 	private Commands commands() {
@@ -80,20 +94,67 @@ public final class RedisLink implements AutoCloseable {
 		if (current != null) {
 			return current;
 		}
+		CompletableFuture<Commands> connect;
 		synchronized (this) {
-			if (this.commands == null) {
-				if (this.closed) {
-					throw new RedisException("The Redis queue connection is closed");
-				}
-				this.shared = this.connector.get();
-				this.commands = this.commandsOf.apply(this.shared);
+			if (this.commands != null) {
+				return this.commands;
 			}
-			return this.commands;
+			if (this.closed) {
+				throw new RedisException("The Redis queue connection is closed");
+			}
+			if (this.opening == null) {
+				CompletableFuture<Commands> started = this.connector.connect().thenApply(this::opened);
+				started.whenComplete((opened, failure) -> connectEnded(started));
+				this.opening = started.isDone() ? null : started;
+				connect = started;
+			}
+			else {
+				connect = this.opening;
+			}
+		}
+		try {
+			return connect.get(this.connector.bound().toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new RedisConnectionException("Interrupted while connecting to Redis", ex);
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = (ex.getCause() instanceof CompletionException wrapped && wrapped.getCause() != null)
+					? wrapped.getCause() : ex.getCause();
+			throw (cause instanceof RedisException redis) ? redis
+					: new RedisConnectionException("Could not connect to Redis: " + cause, cause);
+		}
+		catch (TimeoutException ex) {
+			throw new RedisConnectionException("No connection to Redis within " + this.connector.bound());
+		}
+	}
+
+	/**
+	 * Keeps the shared connection, on the connector's thread; one opened after close is
+	 * closed.
+	 */
+	private Commands opened(StatefulConnection<String, String> connection) {
+		synchronized (this) {
+			if (!this.closed) {
+				this.shared = connection;
+				Commands opened = this.commandsOf.apply(connection);
+				this.commands = opened;
+				return opened;
+			}
+		}
+		connection.closeAsync();
+		throw new RedisException("The Redis queue connection is closed");
+	}
+
+	private synchronized void connectEnded(CompletableFuture<Commands> connect) {
+		if (this.opening == connect) {
+			this.opening = null;
 		}
 	}
 
 	public static RedisLink standalone(RedisClient client) {
-		return new RedisLink(() -> client.connect(StringCodec.UTF8), (connection) -> {
+		return new RedisLink(connector(client, () -> client.connect(StringCodec.UTF8)), (connection) -> {
 			var typed = (StatefulRedisConnection<String, String>) connection;
 			var sync = typed.sync();
 			return new Commands(typed.async(), typed.async(),
@@ -103,12 +164,21 @@ public final class RedisLink implements AutoCloseable {
 	}
 
 	public static RedisLink cluster(RedisClusterClient client) {
-		return new RedisLink(() -> client.connect(StringCodec.UTF8), (connection) -> {
+		return new RedisLink(connector(client, () -> client.connect(StringCodec.UTF8)), (connection) -> {
 			var typed = (StatefulRedisClusterConnection<String, String>) connection;
 			var sync = typed.sync();
 			return new Commands(typed.async(), typed.async(), () -> loadOnEveryMaster(typed), typed.async(),
 					typed.async(), sync, sync, sync, connection.getTimeout());
 		}, (connection) -> ((StatefulRedisClusterConnection<String, String>) connection).async());
+	}
+
+	/**
+	 * Connects on connector threads, waited for at most twice the client's connect
+	 * timeout: the socket's connect, then the handshake.
+	 */
+	private static Connector connector(AbstractRedisClient client,
+			Supplier<? extends StatefulConnection<String, String>> connect) {
+		return new Connector(connect::get, client.getOptions().getSocketOptions().getConnectTimeout().multipliedBy(2));
 	}
 
 	/**
@@ -317,19 +387,30 @@ public final class RedisLink implements AutoCloseable {
 	 * @param block how long one blocking pop waits at most
 	 */
 	WakeHints wakeHints(String key, Duration block) {
-		return new WakeHints(this.connector, this.lists, key, block);
+		return new WakeHints(this.connector, this.lists, key, block, System::nanoTime);
 	}
 
-	/** Passes a hint on to another instance: one more element on the wake-up list. */
+	/**
+	 * Passes a hint on to another instance: one more element on the wake-up list. Called
+	 * on Lettuce's event loop: never connects, and a hint that finds no connection is
+	 * lost (the other instances poll within their longest block).
+	 */
 	void pushHint(String key) {
-		commands().asyncLists().rpush(key, "1");
+		Commands current = this.commands;
+		if (current != null) {
+			current.asyncLists().rpush(key, "1");
+		}
 	}
 
 	@Override
-	public synchronized void close() {
-		this.closed = true;
-		if (this.shared != null) {
-			this.shared.close();
+	public void close() {
+		StatefulConnection<String, String> open;
+		synchronized (this) {
+			this.closed = true;
+			open = this.shared;
+		}
+		if (open != null) {
+			open.close();
 		}
 	}
 

@@ -1,9 +1,10 @@
 package io.github.workqueue.redis.internal;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
+import java.util.function.LongSupplier;
 
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisFuture;
@@ -15,7 +16,17 @@ import org.jspecify.annotations.Nullable;
  * Listens for one queue's wake-up hints for one instance: at most one {@code BLPOP} at a
  * time, on a connection of its own, so that however many of the instance's threads wait
  * for items, one hint wakes one instance. A hint is never state: whoever is woken runs
- * the batch script to see what is there. Thread-safe: the methods are synchronized.
+ * the batch script to see what is there.
+ *
+ * <p>
+ * Concurrency: {@link #listen} is called by the batch sender, the pop's completion runs
+ * on a Lettuce event-loop thread, a connect's completion on a {@link Connector} thread.
+ * The fields are guarded by this object's monitor, which is never held across I/O or a
+ * wait: connections are opened by the {@link Connector}, and pops are sent and
+ * connections closed after the monitor is released. So a completion that takes the
+ * monitor never waits for a thread that waits on Redis. Invariants: at most one pop is
+ * pending or being sent ({@code sending}); at most one connect is followed at a time (a
+ * later one replaces a connect that did not end within the connector's bound).
  */
 final class WakeHints {
 
@@ -25,7 +36,7 @@ final class WakeHints {
 	 */
 	private static final long GRACE_NANOS = Duration.ofSeconds(2).toNanos();
 
-	private final Supplier<StatefulConnection<String, String>> connector;
+	private final Connector connector;
 
 	private final Function<StatefulConnection<String, String>, RedisListAsyncCommands<String, String>> lists;
 
@@ -35,9 +46,19 @@ final class WakeHints {
 
 	private final long staleAfterNanos;
 
+	private final LongSupplier nanoTime;
+
 	private @Nullable StatefulConnection<String, String> connection;
 
+	/** The connect followed, while there is no connection. */
+	private @Nullable CompletableFuture<StatefulConnection<String, String>> connecting;
+
+	private long connectStartedNanos;
+
 	private @Nullable RedisFuture<KeyValue<String, String>> pending;
+
+	/** A thread is sending a pop, outside the monitor. */
+	private boolean sending;
 
 	private long sentNanos;
 
@@ -45,72 +66,144 @@ final class WakeHints {
 
 	/**
 	 * @param block how long one pop waits at most
+	 * @param nanoTime the monotonic clock ({@link System#nanoTime()} but in tests)
 	 */
-	WakeHints(Supplier<StatefulConnection<String, String>> connector,
+	WakeHints(Connector connector,
 			Function<StatefulConnection<String, String>, RedisListAsyncCommands<String, String>> lists, String key,
-			Duration block) {
+			Duration block, LongSupplier nanoTime) {
 		this.connector = connector;
 		this.lists = lists;
 		this.key = key;
 		this.seconds = Math.max(0.001, block.toNanos() / 1e9);
 		this.staleAfterNanos = block.toNanos() + GRACE_NANOS;
+		this.nanoTime = nanoTime;
 	}
 
 	/**
-	 * Makes sure a pop is waiting for a hint; when it ends (a hint, its timeout, a
-	 * failure), {@code onEnd} is called with whether it popped a hint.
+	 * Makes sure a pop is waiting for a hint, or a connection for it is on its way; when
+	 * the pop ends (a hint, its timeout, a failure), {@code onEnd} is called with whether
+	 * it popped a hint. Never waits: a connection is opened on a connector thread, which
+	 * sends the pop once connected. While Redis cannot be reached nothing listens, and
+	 * the waiters poll until it can.
 	 */
-	synchronized void listen(Consumer<Boolean> onEnd) {
-		if (this.closed) {
-			return;
-		}
-		if (this.pending != null && !this.pending.isDone()) {
-			if (System.nanoTime() - this.sentNanos < this.staleAfterNanos) {
+	void listen(Consumer<Boolean> onEnd) {
+		StatefulConnection<String, String> stale = null;
+		StatefulConnection<String, String> popOn = null;
+		CompletableFuture<StatefulConnection<String, String>> started = null;
+		synchronized (this) {
+			if (this.closed || this.sending) {
 				return;
 			}
-			// Unanswered for too long (a connection that went away under it): start over.
-			dropConnection();
+			long now = this.nanoTime.getAsLong();
+			if (this.pending != null && !this.pending.isDone()) {
+				if (now - this.sentNanos < this.staleAfterNanos) {
+					return;
+				}
+				// Unanswered for too long (a connection that went away under it): start
+				// over.
+				stale = this.connection;
+				this.connection = null;
+			}
+			this.pending = null;
+			if (this.connection != null) {
+				popOn = this.connection;
+				this.sending = true;
+				this.sentNanos = now;
+			}
+			else if (this.connecting == null || now - this.connectStartedNanos >= this.connector.bound().toNanos()) {
+				started = this.connector.connect();
+				this.connecting = started;
+				this.connectStartedNanos = now;
+			}
 		}
+		if (stale != null) {
+			stale.closeAsync();
+		}
+		if (popOn != null) {
+			pop(popOn, onEnd);
+		}
+		if (started != null) {
+			CompletableFuture<StatefulConnection<String, String>> connect = started;
+			connect.whenComplete((opened, failure) -> connected(connect, opened, onEnd));
+		}
+	}
+
+	/**
+	 * A connect ended: its connection is kept if it is the connect followed, and the pop
+	 * is sent (on the connector's thread); otherwise it is closed.
+	 */
+	private void connected(CompletableFuture<StatefulConnection<String, String>> connect,
+			@Nullable StatefulConnection<String, String> opened, Consumer<Boolean> onEnd) {
+		boolean kept;
+		synchronized (this) {
+			boolean followed = this.connecting == connect;
+			if (followed) {
+				this.connecting = null;
+			}
+			kept = followed && opened != null && !this.closed && this.connection == null;
+			if (kept) {
+				this.connection = opened;
+			}
+		}
+		if (kept) {
+			listen(onEnd);
+		}
+		else if (opened != null) {
+			opened.closeAsync();
+		}
+	}
+
+	private void pop(StatefulConnection<String, String> on, Consumer<Boolean> onEnd) {
 		RedisFuture<KeyValue<String, String>> pop;
 		try {
-			if (this.connection == null) {
-				this.connection = this.connector.get();
-			}
-			pop = this.lists.apply(this.connection).blpop(this.seconds, this.key);
+			pop = this.lists.apply(on).blpop(this.seconds, this.key);
 		}
 		catch (RuntimeException ex) {
 			// Redis cannot be reached: the waiters poll until it can.
-			dropConnection();
+			synchronized (this) {
+				this.sending = false;
+			}
+			drop(on);
 			return;
 		}
-		this.pending = pop;
-		this.sentNanos = System.nanoTime();
+		synchronized (this) {
+			this.sending = false;
+			if (this.connection == on) {
+				this.pending = pop;
+			}
+		}
 		pop.whenComplete((popped, failure) -> {
 			if (failure != null) {
-				dropConnectionAfter(pop);
+				drop(on);
 			}
 			onEnd.accept(failure == null && popped != null && popped.hasValue());
 		});
 	}
 
-	private synchronized void dropConnectionAfter(RedisFuture<?> pop) {
-		if (this.pending == pop) {
-			dropConnection();
-		}
-	}
-
-	private void dropConnection() {
-		if (this.connection != null) {
-			this.connection.closeAsync();
+	/** Stops using a connection that failed; the next listen opens another. */
+	private void drop(StatefulConnection<String, String> failed) {
+		synchronized (this) {
+			if (this.connection != failed) {
+				return;
+			}
 			this.connection = null;
+			this.pending = null;
 		}
-		this.pending = null;
+		failed.closeAsync();
 	}
 
 	/** Ends the pop in progress; no pop starts after. */
-	synchronized void close() {
-		this.closed = true;
-		dropConnection();
+	void close() {
+		StatefulConnection<String, String> open;
+		synchronized (this) {
+			this.closed = true;
+			open = this.connection;
+			this.connection = null;
+			this.pending = null;
+		}
+		if (open != null) {
+			open.closeAsync();
+		}
 	}
 
 }
