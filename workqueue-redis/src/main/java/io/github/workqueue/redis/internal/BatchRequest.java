@@ -1,5 +1,7 @@
 package io.github.workqueue.redis.internal;
 
+import java.util.concurrent.TimeUnit;
+
 import io.lettuce.core.RedisException;
 import org.jspecify.annotations.Nullable;
 
@@ -12,11 +14,21 @@ abstract class BatchRequest {
 
 	private boolean completed;
 
-	final synchronized void await() {
+	/**
+	 * Waits, uninterruptibly (the interrupt is kept), for the outcome.
+	 * @param timeoutNanos how long to wait at most
+	 * @return whether the outcome came in time
+	 */
+	final synchronized boolean await(long timeoutNanos) {
+		long start = System.nanoTime();
 		boolean interrupted = false;
 		while (!this.completed) {
+			long remaining = timeoutNanos - (System.nanoTime() - start);
+			if (remaining <= 0) {
+				break;
+			}
 			try {
-				wait();
+				TimeUnit.NANOSECONDS.timedWait(this, remaining);
 			}
 			catch (InterruptedException ex) {
 				interrupted = true;
@@ -25,6 +37,7 @@ abstract class BatchRequest {
 		if (interrupted) {
 			Thread.currentThread().interrupt();
 		}
+		return this.completed;
 	}
 
 	/** Writes the outcome and wakes the caller, once: a later completion is ignored. */

@@ -4,14 +4,17 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 import io.github.workqueue.redis.RedisQueue;
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
@@ -20,43 +23,55 @@ import org.jspecify.annotations.Nullable;
  * Sends to Redis together what one instance's threads ask of one queue: adds, dones, and
  * leases for the threads waiting in {@code get}, in one run of {@code batch.lua} per
  * shard (adds first, then dones, then leases, so that an item added here can go to a
- * getter here in the same round trip); the scripts for several shards are sent together.
- * One thread sends the batches: while one is on its way the next gathers, so a round trip
- * carries more the more threads ask, and Redis runs one script where it ran one per call.
+ * getter here in the same round trip). One thread, the sender, makes the batches and
+ * sends them without waiting for the replies: a shard has at most one part on its way (a
+ * {@link Flight}), and while it is, the next part for that shard gathers; the other
+ * shards' parts go as soon as their previous one is answered. So a round trip carries
+ * more the more threads ask, Redis runs one script where it ran one per call, and a shard
+ * that does not answer (a failover, a partition) holds up the requests for its own keys
+ * only.
  *
  * <p>
- * Leases are asked of one shard per batch, the shards in turn, so that every shard is
+ * Leases are asked of one shard at a time, the shards in turn, so that every shard is
  * served; a shard that has fewer than asked for passes the turn on at once, and only when
  * every shard in a row had too few do the takers wait (for a hint from any shard, or the
- * soonest waiting item or lease deadline of all).
+ * soonest waiting item or lease deadline of all). An ask that has gone unanswered for
+ * {@link #ASK_PATIENCE_NANOS} lets the next free shard be asked too.
  *
  * <p>
  * A thread waiting in {@link #take} holds a {@link Taker}. A lease is granted only for a
  * taker that waits when the batch is made; a grant goes to the first taker still waiting
- * when the reply comes (the others timed out, were interrupted or released by shutdown),
- * and a grant that finds none is given back at once (its item returns to the head of the
- * queue, not counted as a redelivery). While takers wait and Redis has nothing for them,
- * one {@code BLPOP} per instance and shard ({@link WakeHints}) waits for a hint, and the
- * batch runs again at the latest when the next waiting item or lease deadline is due, or
- * after {@code longestBlock}.
+ * when the reply comes (the others timed out, were interrupted, were served by another
+ * shard or released by shutdown), and a grant that finds none is given back at once (its
+ * item returns to the head of the queue, not counted as a redelivery). While takers wait
+ * and Redis has nothing for them, one {@code BLPOP} per instance and shard
+ * ({@link WakeHints}) waits for a hint, and the batch runs again at the latest when the
+ * next waiting item or lease deadline is due, or after {@code longestBlock}.
  *
  * <p>
  * Through an outage, adds fail at once (the caller sees the exception, as with any Redis
- * command); dones are retried with backoff until their give-up time or until their thread
- * is interrupted; takers keep waiting until their timeout.
+ * command); dones are retried with backoff, per shard, until their give-up time or until
+ * their thread is interrupted; takers keep waiting until their timeout. Every caller's
+ * wait is bounded ({@link RedisLink#requestBound()}): an add that got no answer by then
+ * throws, a done reports no answer.
  *
  * <p>
- * Thread-safe. The sending thread starts when there is something to send and ends when
- * the queue is shutting down and no add or done is left; a later add or done starts it
- * again. The request lists, the takers, {@code hinted}, {@code pollAt}, {@code retryAt}
- * and {@code running} are guarded by this object's monitor; each request's outcome by its
- * own monitor, written once.
+ * Concurrency: the request queues, the takers, the flights and every field without a note
+ * of its own are guarded by this object's monitor, which is never held across I/O or a
+ * wait for anything but the monitor itself. Lettuce's threads take it only to hand a
+ * landed flight or a hint to the sender ({@link #landed}, {@link #hintEnded}); the
+ * replies are read, and any further command sent, on the sender. Each request's outcome
+ * is guarded by its own monitor and written once. The sender starts when there is
+ * something to send and ends when the queue is shutting down and no add, done or flight
+ * is left; a later add or done starts it again.
  */
 final class Batcher {
 
 	private static final System.Logger logger = System.getLogger(RedisQueue.class.getName());
 
-	/** The most adds, dones or leases one batch carries, to keep one script short. */
+	/**
+	 * The most adds, dones or leases one shard's part carries, to keep one script short.
+	 */
 	private static final int MOST_PER_BATCH = 256;
 
 	private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
@@ -66,6 +81,12 @@ final class Batcher {
 	private static final long SHORTEST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
 	private static final long LINGER_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+
+	/**
+	 * How long the takers' lease ask may go unanswered before another shard is asked for
+	 * them too (a grant that then finds no taker is given back).
+	 */
+	static final long ASK_PATIENCE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
 	private final String name;
 
@@ -87,11 +108,27 @@ final class Batcher {
 	/** One listener per shard. */
 	private final List<WakeHints> hints;
 
-	private final ArrayDeque<BatchRequest.Add> adds = new ArrayDeque<>();
+	/** Per shard, the adds waiting for its next part. */
+	private final List<ArrayDeque<BatchRequest.Add>> adds;
 
-	private final ArrayDeque<BatchRequest.Done> dones = new ArrayDeque<>();
+	/** Per shard, the dones waiting for its next part. */
+	private final List<ArrayDeque<BatchRequest.Done>> dones;
 
 	private final ArrayDeque<Taker> takers = new ArrayDeque<>();
+
+	/** Per shard, its part on its way to Redis, or {@code null}. */
+	private final @Nullable Flight[] flying;
+
+	/** Flights whose reply came (or failed), for the sender to read. */
+	private final ArrayDeque<Flight> landed = new ArrayDeque<>();
+
+	/** The flight that carries the takers' lease ask, until it is read. */
+	private @Nullable Flight asking;
+
+	/** Per shard: before this time, after a failed part, only adds are sent to it. */
+	private final long[] retryAt;
+
+	private final long[] backoffNanos;
 
 	/** A hint was popped since the last batch was made. */
 	private boolean hinted;
@@ -99,16 +136,11 @@ final class Batcher {
 	/** When the takers' next batch is due, without a hint ({@link System#nanoTime()}). */
 	private long pollAt;
 
-	/** Before this time, after a failed batch, only adds are sent. */
-	private long retryAt = System.nanoTime();
-
-	private long backoffNanos = FIRST_BACKOFF_NANOS;
-
 	private boolean running;
 
 	private boolean shuttingDown;
 
-	/** The shard the next batch asks for leases. */
+	/** The shard the next batch asks for leases first. */
 	private int turn;
 
 	/** Shards in a row that had fewer leases than asked for, and their soonest event. */
@@ -128,9 +160,19 @@ final class Batcher {
 
 	/**
 	 * The sending thread, while it parks for {@link #awaited}; it is unparked when they
-	 * came.
+	 * came, or a flight landed.
 	 */
 	private @Nullable Thread lingeringSender;
+
+	/** The sender thread while it runs, for the stall watchdog's report. */
+	private volatile @Nullable Thread sender;
+
+	/**
+	 * When the sender went off to read replies or send a batch, or 0 while it waits for
+	 * work: a sender busy for long is stalled ({@link #stalledFor}). Written by the
+	 * sender only.
+	 */
+	private volatile long busySince;
 
 	Batcher(String name, RedisLink link, Shards shards, Supplier<String> now, String[] fixedArgs,
 			long longestBlockNanos, OutageLog outage) {
@@ -142,11 +184,24 @@ final class Batcher {
 		this.fixedArgs = fixedArgs.clone();
 		this.longestBlockNanos = longestBlockNanos;
 		this.outage = outage;
-		List<WakeHints> listeners = new ArrayList<>(shards.count());
-		for (int shard = 0; shard < shards.count(); shard++) {
+		int count = shards.count();
+		List<WakeHints> listeners = new ArrayList<>(count);
+		List<ArrayDeque<BatchRequest.Add>> addQueues = new ArrayList<>(count);
+		List<ArrayDeque<BatchRequest.Done>> doneQueues = new ArrayList<>(count);
+		for (int shard = 0; shard < count; shard++) {
 			listeners.add(link.wakeHints(shards.keys(shard).wake(), Duration.ofNanos(longestBlockNanos)));
+			addQueues.add(new ArrayDeque<>());
+			doneQueues.add(new ArrayDeque<>());
 		}
 		this.hints = List.copyOf(listeners);
+		this.adds = List.copyOf(addQueues);
+		this.dones = List.copyOf(doneQueues);
+		this.flying = new Flight[count];
+		long start = System.nanoTime();
+		this.retryAt = new long[count];
+		Arrays.fill(this.retryAt, start);
+		this.backoffNanos = new long[count];
+		Arrays.fill(this.backoffNanos, FIRST_BACKOFF_NANOS);
 	}
 
 	/**
@@ -160,7 +215,7 @@ final class Batcher {
 	/**
 	 * Adds an item, in the next batch.
 	 * @return whether the add made the item dirty (rather than joining an earlier add)
-	 * @throws RedisException if the batch failed
+	 * @throws RedisException if the batch failed or no answer came in time
 	 */
 	boolean add(String encoded) {
 		return add(new BatchRequest.Add(this.shards.of(encoded), encoded));
@@ -171,7 +226,7 @@ final class Batcher {
 	 * @param priority the add's priority
 	 * @param keys the item's fairness keys as JSON, or empty
 	 * @return whether the add made the item dirty
-	 * @throws RedisException if the batch failed
+	 * @throws RedisException if the batch failed or no answer came in time
 	 */
 	boolean add(String encoded, int priority, String keys) {
 		return add(new BatchRequest.Add(this.shards.of(encoded), encoded, Integer.toString(priority), keys));
@@ -179,11 +234,15 @@ final class Batcher {
 
 	private boolean add(BatchRequest.Add request) {
 		synchronized (this) {
-			this.adds.add(request);
+			this.adds.get(request.shard).add(request);
 			arrived();
 			wakeSender();
 		}
-		request.await();
+		Duration bound = this.link.requestBound();
+		if (!request.await(bound.toNanos())) {
+			throw new RedisCommandTimeoutException("workqueue '" + this.name + "': no answer from Redis within "
+					+ bound.toMillis() + " ms to the add of " + request.encoded + "; the add may have been applied");
+		}
 		if (request.failure != null) {
 			throw request.failure;
 		}
@@ -193,26 +252,28 @@ final class Batcher {
 	/**
 	 * Ends a lease, in the next batch; through an outage, retried until the give-up time
 	 * or until the calling thread is interrupted. Waits uninterruptibly (the interrupt is
-	 * kept).
-	 * @return whether Redis accepted the lease's token, or {@code null} if Redis could
-	 * not be reached in time
+	 * kept), at most until the give-up time and {@link RedisLink#requestBound()} after.
+	 * @return whether Redis accepted the lease's token, or {@code null} if no answer came
+	 * in time
 	 */
 	@Nullable Boolean done(HeldLease lease, long giveUpAtNanos) {
 		BatchRequest.Done request = new BatchRequest.Done(this.shards.of(lease.encoded), lease, giveUpAtNanos,
 				Thread.currentThread());
 		synchronized (this) {
-			this.dones.add(request);
+			this.dones.get(request.shard).add(request);
 			arrived();
 			wakeSender();
 		}
-		request.await();
+		long bound = Math.max(0, giveUpAtNanos - System.nanoTime()) + this.link.requestBound().toNanos();
+		request.await(bound);
 		return request.accepted;
 	}
 
 	/**
 	 * Waits for a lease granted to the calling thread.
 	 * @return the grant, or {@code null} if none came within the timeout (but not before
-	 * one batch asked Redis for it) or the queue is shutting down
+	 * one batch asked Redis for it, or {@link RedisLink#requestBound()} passed) or the
+	 * queue is shutting down
 	 * @throws InterruptedException if interrupted before a grant came; one that came
 	 * meanwhile is returned, with the interrupt status set
 	 */
@@ -228,20 +289,22 @@ final class Batcher {
 			wakeSender();
 		}
 		long start = System.nanoTime();
+		long triedBound = Math.max(timeoutNanos, this.link.requestBound().toNanos());
 		try {
 			synchronized (taker) {
 				while (taker.waiting) {
-					long remaining = (timeoutNanos == Long.MAX_VALUE) ? Long.MAX_VALUE
-							: timeoutNanos - (System.nanoTime() - start);
-					if (remaining <= 0 && taker.tried) {
+					long waited = System.nanoTime() - start;
+					long remaining = (timeoutNanos == Long.MAX_VALUE) ? Long.MAX_VALUE : timeoutNanos - waited;
+					if (remaining <= 0 && (taker.tried || waited >= triedBound)) {
 						break;
 					}
-					if (remaining <= 0 || remaining == Long.MAX_VALUE) {
-						// Even with no time left, one batch asks Redis for this taker.
+					if (remaining == Long.MAX_VALUE) {
 						taker.wait();
 					}
 					else {
-						TimeUnit.NANOSECONDS.timedWait(taker, remaining);
+						// Even with no time left, one batch asks Redis for this taker,
+						// within the bound.
+						TimeUnit.NANOSECONDS.timedWait(taker, Math.max(remaining, triedBound - waited));
 					}
 				}
 			}
@@ -274,6 +337,24 @@ final class Batcher {
 	}
 
 	/**
+	 * How long the sender has been busy reading replies or sending a batch, if longer
+	 * than {@code thresholdNanos}: it never waits for Redis but within a bound, so that
+	 * means it is stuck.
+	 * @return the time it has been busy, or empty if it is not stalled
+	 */
+	Optional<Duration> stalledFor(long thresholdNanos) {
+		long since = this.busySince;
+		long busy = System.nanoTime() - since;
+		return (since != 0 && busy > thresholdNanos) ? Optional.of(Duration.ofNanos(busy)) : Optional.empty();
+	}
+
+	/** The sender thread's stack, for the stall report; empty when none runs. */
+	StackTraceElement[] senderStack() {
+		Thread current = this.sender;
+		return (current != null) ? current.getStackTrace() : new StackTraceElement[0];
+	}
+
+	/**
 	 * The calling thread asked for something: the sender no longer waits for it, and
 	 * stops lingering once none is awaited. Called under the monitor.
 	 */
@@ -290,69 +371,88 @@ final class Batcher {
 			return;
 		}
 		this.running = true;
-		Thread sender = new Thread(this::send, "workqueue-redis-" + this.name + "-batches");
-		sender.setDaemon(true);
-		sender.start();
+		Thread thread = new Thread(this::send, "workqueue-redis-" + this.name + "-batches");
+		thread.setDaemon(true);
+		thread.start();
 	}
 
 	private void send() {
+		this.sender = Thread.currentThread();
 		try {
-			Batch batch;
-			while ((batch = next()) != null) {
-				try {
-					run(batch);
+			Work work;
+			while ((work = next()) != null) {
+				this.busySince = System.nanoTime() | 1;
+				for (Flight flight : work.landed()) {
+					land(flight);
 				}
-				catch (RuntimeException ex) {
-					// A reply this code cannot read: the batch's callers must not wait
-					// forever.
-					logger.log(Level.ERROR, "workqueue '" + this.name + "': a batch failed", ex);
-					abandon(batch, new RedisException(ex));
+				if (work.batch() != null) {
+					launch(work.batch());
 				}
+				this.busySince = 0;
 			}
 		}
 		catch (InterruptedException ex) {
 			// Nobody interrupts this thread; if it happens, a later request restarts it.
+		}
+		catch (RuntimeException ex) {
+			logger.log(Level.ERROR,
+					"workqueue '" + this.name + "': the thread that sends batches to Redis failed; another takes over",
+					ex);
 		}
 		catch (Error ex) {
 			logger.log(Level.ERROR, "workqueue '" + this.name + "': the thread that sends batches to Redis failed", ex);
 			throw ex;
 		}
 		finally {
+			this.busySince = 0;
+			this.sender = null;
 			synchronized (this) {
 				this.running = false;
-				if (!this.adds.isEmpty() || !this.dones.isEmpty() || hasTakers()) {
+				if (hasRequests() || hasFlights() || hasTakers()) {
 					wakeSender();
 				}
 			}
 		}
 	}
 
+	/** What the sender does next: read the flights that landed, or send a batch. */
+	private record Work(List<Flight> landed, @Nullable List<Part> batch) {
+	}
+
+	/** A shard's part of the next batch, with the takers it asks leases for. */
+	private record Part(ShardBatch part, List<Taker> takers) {
+	}
+
 	/**
-	 * Waits until there is something to send, and takes it.
-	 * @return the batch, or {@code null} when the queue is shutting down and nothing is
-	 * left to send
+	 * Waits until a flight landed or there is something to send, and takes it.
+	 * @return the work, or {@code null} when the queue is shutting down and nothing is
+	 * left to send or to read
 	 */
-	private @Nullable Batch next() throws InterruptedException {
+	private @Nullable Work next() throws InterruptedException {
 		while (true) {
 			long lingerNanos;
 			synchronized (this) {
 				long now = System.nanoTime();
-				boolean retryDue = now - this.retryAt >= 0;
-				boolean takersDue = hasTakers() && (this.hinted || now - this.pollAt >= 0);
-				boolean ready = !this.adds.isEmpty() || (retryDue && (!this.dones.isEmpty() || takersDue));
+				timeOutOverdue(now);
+				if (!this.landed.isEmpty()) {
+					List<Flight> read = new ArrayList<>(this.landed);
+					this.landed.clear();
+					return new Work(read, null);
+				}
+				boolean ready = sendable(now);
 				lingerNanos = (this.awaited.isEmpty()) ? 0 : this.lingerUntil - now;
 				if (ready && lingerNanos <= 0) {
-					return nextBatch();
+					return new Work(List.of(), nextBatch(now));
 				}
 				if (ready) {
 					this.lingeringSender = Thread.currentThread();
 				}
 				else {
-					if (this.shuttingDown && this.adds.isEmpty() && this.dones.isEmpty()) {
+					if (this.shuttingDown && !hasRequests() && !hasFlights()) {
 						this.running = false;
 						return null;
 					}
-					await(now, retryDue);
+					await(now);
 					continue;
 				}
 			}
@@ -368,43 +468,124 @@ final class Batcher {
 		}
 	}
 
-	/** Waits for something to send: a request, a retry's time, the takers' poll. */
-	private void await(long now, boolean retryDue) throws InterruptedException {
-		long wait = Long.MAX_VALUE;
-		if (!this.dones.isEmpty() || hasTakers()) {
-			wait = this.retryAt - now;
-		}
-		if (retryDue && hasTakers()) {
-			wait = this.pollAt - now;
-		}
-		if (wait == Long.MAX_VALUE) {
-			wait();
-		}
-		else {
-			TimeUnit.NANOSECONDS.timedWait(this, Math.max(1, wait));
+	/**
+	 * Gives up on the flights past their deadline that have not landed: each is handed to
+	 * {@link #landed} as a timeout, by its cancelled reply's callback. Called under the
+	 * monitor.
+	 */
+	private void timeOutOverdue(long now) {
+		for (Flight flight : this.flying) {
+			if (flight != null && now - flight.deadlineNanos >= 0 && !this.landed.contains(flight)) {
+				flight.timeOut();
+				landed(flight);
+			}
 		}
 	}
 
-	/** Takes what the next batch carries. Called under the monitor. */
-	private Batch nextBatch() {
+	/** Whether the next batch would carry anything. Called under the monitor. */
+	private boolean sendable(long now) {
+		for (int shard = 0; shard < this.flying.length; shard++) {
+			if (this.flying[shard] == null && (!this.adds.get(shard).isEmpty()
+					|| (retryDue(shard, now) && !this.dones.get(shard).isEmpty()))) {
+				return true;
+			}
+		}
+		return askShard(now) >= 0;
+	}
+
+	/**
+	 * The shard the takers' lease ask goes to now, or -1 if none is due or free: from the
+	 * turn on, the first shard with no flight and no backoff. Called under the monitor.
+	 */
+	private int askShard(long now) {
+		boolean due = hasTakers() && (this.hinted || now - this.pollAt >= 0);
+		if (!due || (this.asking != null && now - this.asking.sentNanos < ASK_PATIENCE_NANOS)) {
+			return -1;
+		}
+		for (int i = 0; i < this.flying.length; i++) {
+			int shard = (this.turn + i) % this.flying.length;
+			if (this.flying[shard] == null && retryDue(shard, now)) {
+				return shard;
+			}
+		}
+		return -1;
+	}
+
+	private boolean retryDue(int shard, long now) {
+		return now - this.retryAt[shard] >= 0;
+	}
+
+	/**
+	 * Waits for something to do: a request, a landing, a retry's time, the takers' poll,
+	 * an ask's patience, a flight's deadline. Called under the monitor.
+	 */
+	private void await(long now) throws InterruptedException {
+		long wakeAt = now + Long.MAX_VALUE / 2;
+		boolean timed = false;
+		for (int shard = 0; shard < this.flying.length; shard++) {
+			Flight flight = this.flying[shard];
+			if (flight != null) {
+				wakeAt = earlier(wakeAt, flight.deadlineNanos);
+				timed = true;
+			}
+			else if (!retryDue(shard, now) && (!this.dones.get(shard).isEmpty() || hasTakers())) {
+				wakeAt = earlier(wakeAt, this.retryAt[shard]);
+				timed = true;
+			}
+		}
+		if (hasTakers()) {
+			if (!this.hinted && now - this.pollAt < 0) {
+				wakeAt = earlier(wakeAt, this.pollAt);
+			}
+			else if (this.asking != null) {
+				wakeAt = earlier(wakeAt, this.asking.sentNanos + ASK_PATIENCE_NANOS);
+			}
+			timed = true;
+		}
+		if (!timed) {
+			wait();
+		}
+		else {
+			TimeUnit.NANOSECONDS.timedWait(this, Math.max(1, wakeAt - now));
+		}
+	}
+
+	private static long earlier(long a, long b) {
+		return (b - a < 0) ? b : a;
+	}
+
+	/**
+	 * Takes what the next batch carries, one part per shard. Called under the monitor.
+	 */
+	private List<Part> nextBatch(long now) {
 		this.hinted = false;
 		this.awaited.clear();
-		boolean retryDue = System.nanoTime() - this.retryAt >= 0;
-		List<BatchRequest.Add> addBatch = takeUpTo(this.adds);
-		List<BatchRequest.Done> doneBatch = retryDue ? takeUpTo(this.dones) : List.of();
-		int wanted = retryDue ? Math.min(MOST_PER_BATCH, countTakers()) : 0;
-		List<Taker> included = new ArrayList<>(wanted);
-		for (Taker taker : this.takers) {
-			if (included.size() == wanted) {
-				break;
+		int askShard = askShard(now);
+		List<Taker> included = List.of();
+		if (askShard >= 0) {
+			int wanted = Math.min(MOST_PER_BATCH, countTakers());
+			included = new ArrayList<>(wanted);
+			for (Taker taker : this.takers) {
+				if (included.size() == wanted) {
+					break;
+				}
+				included.add(taker);
 			}
-			included.add(taker);
+			this.turn = (askShard + 1) % this.flying.length;
 		}
-		int shard = this.turn;
-		if (wanted > 0) {
-			this.turn = (this.turn + 1) % this.shards.count();
+		List<Part> parts = new ArrayList<>();
+		for (int shard = 0; shard < this.flying.length; shard++) {
+			if (this.flying[shard] != null) {
+				continue;
+			}
+			List<BatchRequest.Add> shardAdds = takeUpTo(this.adds.get(shard));
+			List<BatchRequest.Done> shardDones = retryDue(shard, now) ? takeUpTo(this.dones.get(shard)) : List.of();
+			List<Taker> shardTakers = (shard == askShard) ? included : List.of();
+			if (!shardAdds.isEmpty() || !shardDones.isEmpty() || !shardTakers.isEmpty()) {
+				parts.add(new Part(new ShardBatch(shard, shardAdds, shardDones, shardTakers.size()), shardTakers));
+			}
 		}
-		return new Batch(addBatch, doneBatch, included, shard);
+		return parts;
 	}
 
 	private static <R> List<R> takeUpTo(ArrayDeque<R> pending) {
@@ -413,6 +594,24 @@ final class Batcher {
 			taken.add(pending.poll());
 		}
 		return taken;
+	}
+
+	private boolean hasRequests() {
+		for (int shard = 0; shard < this.flying.length; shard++) {
+			if (!this.adds.get(shard).isEmpty() || !this.dones.get(shard).isEmpty()) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private boolean hasFlights() {
+		for (Flight flight : this.flying) {
+			if (flight != null) {
+				return true;
+			}
+		}
+		return !this.landed.isEmpty();
 	}
 
 	private boolean hasTakers() {
@@ -426,54 +625,105 @@ final class Batcher {
 	}
 
 	/**
-	 * Sends the batch's script to each shard it concerns, all together, then reads them.
+	 * Sends each part of a batch to its shard, all together, without waiting for the
+	 * replies: each comes back through {@link #landed}.
 	 */
-	private void run(Batch batch) {
+	private void launch(List<Part> batch) {
 		String now = this.now.get();
-		long sent = System.nanoTime();
-		List<ShardBatch> parts = batch.byShard(this.shards.count());
-		List<Supplier<List<Object>>> replies = new ArrayList<>(parts.size());
-		for (ShardBatch part : parts) {
+		long sentNanos = System.nanoTime();
+		List<Flight> flights = new ArrayList<>(batch.size());
+		for (Part planned : batch) {
+			ShardBatch part = planned.part();
+			Flight flight;
 			try {
 				RedisLink.Sent<List<Object>> script = this.link.send(Script.BATCH, ScriptOutputType.MULTI,
 						this.shards.keys(part.shard()).all(), part.args(now, this.fixedArgs));
-				replies.add(script::reply);
+				flight = Flight.sent(part, planned.takers(), sentNanos, script);
 			}
 			catch (RuntimeException ex) {
 				// Not connected, or the client was shut down: a failure like any other.
-				replies.add(() -> {
-					throw ex;
-				});
+				flight = Flight.notSent(part, planned.takers(), sentNanos, ex);
 			}
+			flights.add(flight);
 		}
 		synchronized (this) {
-			for (BatchRequest.Done done : batch.dones()) {
-				if (done.lease.taker == done.requester) {
-					this.awaited.add(done.requester);
+			for (Flight flight : flights) {
+				this.flying[flight.shard()] = flight;
+				if (!flight.takers.isEmpty()) {
+					this.asking = flight;
+				}
+				if (!flight.wasSent()) {
+					this.landed.add(flight);
+				}
+				for (BatchRequest.Done done : flight.part.dones()) {
+					if (done.lease.taker == done.requester) {
+						this.awaited.add(done.requester);
+					}
 				}
 			}
 		}
-		// The takers learn that Redis had nothing for them only once every shard was
-		// asked.
-		boolean answered = true;
-		for (int i = 0; i < parts.size(); i++) {
-			ShardBatch part = parts.get(i);
-			List<Object> reply;
-			try {
-				reply = replies.get(i).get();
+		for (Flight flight : flights) {
+			Flight sent = flight;
+			sent.whenAnswered(() -> landed(sent));
+		}
+	}
+
+	/**
+	 * A flight's reply came or it failed: handed to the sender. Runs on a Lettuce thread
+	 * (or the sender's, for a reply already there).
+	 */
+	private void landed(Flight flight) {
+		synchronized (this) {
+			if (this.flying[flight.shard()] != flight || this.landed.contains(flight)) {
+				// Handed over already (it timed out), or read.
+				return;
 			}
-			catch (RuntimeException ex) {
-				failed(part, (ex instanceof RedisException redis) ? redis : new RedisException(ex));
-				continue;
+			this.landed.add(flight);
+			notifyAll();
+			if (this.lingeringSender != null) {
+				LockSupport.unpark(this.lingeringSender);
 			}
-			this.outage.succeeded();
-			synchronized (this) {
-				this.backoffNanos = FIRST_BACKOFF_NANOS;
+		}
+	}
+
+	/**
+	 * Reads a flight that landed: completes its adds and dones and hands out its grants,
+	 * or, if it failed, fails its adds and queues its dones for a retry.
+	 */
+	private void land(Flight flight) {
+		synchronized (this) {
+			if (this.flying[flight.shard()] == flight) {
+				this.flying[flight.shard()] = null;
 			}
-			answered &= read(part, reply, sent);
+			if (this.asking == flight) {
+				this.asking = null;
+			}
+		}
+		List<Object> reply;
+		try {
+			reply = flight.reply();
+		}
+		catch (RuntimeException ex) {
+			failed(flight.part, (ex instanceof RedisException redis) ? redis : new RedisException(ex));
+			flight.takers.forEach(Taker::tried);
+			return;
+		}
+		this.outage.succeeded();
+		synchronized (this) {
+			this.backoffNanos[flight.shard()] = FIRST_BACKOFF_NANOS;
+		}
+		boolean answered;
+		try {
+			answered = read(flight.part, reply, flight.sentNanos);
+		}
+		catch (RuntimeException ex) {
+			// A reply this code cannot read: the part's callers must not wait forever.
+			logger.log(Level.ERROR, "workqueue '" + this.name + "': a batch failed", ex);
+			abandon(flight.part, new RedisException(ex));
+			answered = true;
 		}
 		if (answered) {
-			batch.answered();
+			flight.takers.forEach(Taker::tried);
 		}
 		synchronized (this) {
 			this.lingerUntil = System.nanoTime() + LINGER_NANOS;
@@ -600,20 +850,22 @@ final class Batcher {
 	}
 
 	/**
-	 * Ends every request of a batch that could not be read: adds fail, dones report Redis
-	 * unreachable (their leases expire), takers learn that nothing came. A request
-	 * already completed keeps its outcome.
+	 * Ends every request of a part whose reply could not be read: adds fail, dones report
+	 * no answer. A request already completed keeps its outcome.
 	 */
-	private void abandon(Batch batch, RedisException ex) {
-		for (BatchRequest.Add add : batch.adds()) {
+	private void abandon(ShardBatch part, RedisException ex) {
+		for (BatchRequest.Add add : part.adds()) {
 			add.complete(false, ex);
 		}
-		for (BatchRequest.Done done : batch.dones()) {
+		for (BatchRequest.Done done : part.dones()) {
 			done.complete(null);
 		}
-		batch.answered();
 	}
 
+	/**
+	 * A shard's part failed: its adds fail, its dones wait for a retry after the shard's
+	 * backoff (unless their give-up time passed or their thread was interrupted).
+	 */
 	private void failed(ShardBatch part, RedisException ex) {
 		this.outage.failed(ex);
 		for (BatchRequest.Add add : part.adds()) {
@@ -629,12 +881,13 @@ final class Batcher {
 				retry.add(done);
 			}
 		}
+		int shard = part.shard();
 		synchronized (this) {
 			for (int i = retry.size() - 1; i >= 0; i--) {
-				this.dones.addFirst(retry.get(i));
+				this.dones.get(shard).addFirst(retry.get(i));
 			}
-			this.retryAt = now + this.backoffNanos;
-			this.backoffNanos = Math.min(this.backoffNanos * 2, LONGEST_BACKOFF_NANOS);
+			this.retryAt[shard] = now + this.backoffNanos[shard];
+			this.backoffNanos[shard] = Math.min(this.backoffNanos[shard] * 2, LONGEST_BACKOFF_NANOS);
 		}
 	}
 

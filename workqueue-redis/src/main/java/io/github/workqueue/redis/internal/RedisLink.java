@@ -201,6 +201,17 @@ public final class RedisLink implements AutoCloseable {
 	}
 
 	/**
+	 * How long a caller may wait for a request that goes to Redis: a connect if none is
+	 * open, then a reply that waits for another before it (one shard's flight, see
+	 * {@link Batcher}), then its own.
+	 */
+	Duration requestBound() {
+		Commands current = this.commands;
+		Duration reply = (current != null) ? current.timeout() : this.connector.bound();
+		return this.connector.bound().plus(reply.multipliedBy(2));
+	}
+
+	/**
 	 * Runs a script: as a function of {@link ScriptLibrary}, loading the library on the
 	 * server first if it does not have it (a new server, or one restarted without
 	 * persistence); or, once a server refused functions (Redis before 7, or a user whose
@@ -223,7 +234,8 @@ public final class RedisLink implements AutoCloseable {
 
 	/**
 	 * Sends a script without waiting for its reply, so that scripts for several shards
-	 * travel together; {@link Sent#reply()} waits for it as {@link #run} does.
+	 * travel together and no shard waits for another's; {@link Sent#reply()} reads the
+	 * reply once it came.
 	 */
 	<R> Sent<R> send(Script script, ScriptOutputType type, String[] keys, String... args) {
 		Commands current = commands();
@@ -299,6 +311,25 @@ public final class RedisLink implements AutoCloseable {
 			this.reply = reply;
 			this.secondTry = secondTry;
 			this.timeout = timeout;
+		}
+
+		/**
+		 * Calls back once the reply came or the command failed, on the thread that ended
+		 * it (mostly a Lettuce event loop): the callback must neither block nor wait for
+		 * a lock held across I/O.
+		 */
+		void whenAnswered(Runnable callback) {
+			this.reply.whenComplete((reply, failure) -> callback.run());
+		}
+
+		/** How long the reply may take: the connection's command timeout. */
+		Duration timeout() {
+			return this.timeout;
+		}
+
+		/** Gives up waiting for the reply; a reply that comes later is ignored. */
+		void cancel() {
+			this.reply.cancel(false);
 		}
 
 		/**

@@ -1,0 +1,96 @@
+package io.github.workqueue.redis.internal;
+
+import java.util.List;
+
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One shard's part of a batch on its way to Redis: sent by the {@link Batcher}'s sender,
+ * answered on a Lettuce thread (which only hands it back to the sender), read by the
+ * sender. A shard has at most one flight at a time, so that a shard that does not answer
+ * holds up its own requests only.
+ *
+ * <p>
+ * Thread-safe: the fields are final but {@code timedOut}, which only the sender writes
+ * and reads.
+ */
+final class Flight {
+
+	final ShardBatch part;
+
+	/** The takers the part asks leases for; empty if it asks none. */
+	final List<Taker> takers;
+
+	final long sentNanos;
+
+	/** When the sender stops waiting for the reply ({@link System#nanoTime()}). */
+	final long deadlineNanos;
+
+	/** The script on its way, or {@code null} if it could not be sent. */
+	private final RedisLink.@Nullable Sent<List<Object>> script;
+
+	private final @Nullable RuntimeException notSent;
+
+	private boolean timedOut;
+
+	private Flight(ShardBatch part, List<Taker> takers, long sentNanos, RedisLink.@Nullable Sent<List<Object>> script,
+			@Nullable RuntimeException notSent) {
+		this.part = part;
+		this.takers = takers;
+		this.sentNanos = sentNanos;
+		this.deadlineNanos = (script != null) ? sentNanos + script.timeout().toNanos() : sentNanos;
+		this.script = script;
+		this.notSent = notSent;
+	}
+
+	static Flight sent(ShardBatch part, List<Taker> takers, long sentNanos, RedisLink.Sent<List<Object>> script) {
+		return new Flight(part, takers, sentNanos, script, null);
+	}
+
+	static Flight notSent(ShardBatch part, List<Taker> takers, long sentNanos, RuntimeException failure) {
+		return new Flight(part, takers, sentNanos, null, failure);
+	}
+
+	int shard() {
+		return this.part.shard();
+	}
+
+	boolean wasSent() {
+		return this.script != null;
+	}
+
+	/**
+	 * Calls back once the reply came or failed; see {@link RedisLink.Sent#whenAnswered}.
+	 */
+	void whenAnswered(Runnable callback) {
+		if (this.script != null) {
+			this.script.whenAnswered(callback);
+		}
+	}
+
+	/** Gives up on the reply: it counts as a command timeout. */
+	void timeOut() {
+		this.timedOut = true;
+		if (this.script != null) {
+			this.script.cancel();
+		}
+	}
+
+	/**
+	 * The reply, once it came (or the flight timed out).
+	 * @throws RedisException if the part was not sent, failed, or timed out
+	 */
+	List<Object> reply() {
+		if (this.notSent != null) {
+			throw (this.notSent instanceof RedisException redis) ? redis : new RedisException(this.notSent);
+		}
+		if (this.timedOut || this.script == null) {
+			throw new RedisCommandTimeoutException("No reply within "
+					+ (this.deadlineNanos - this.sentNanos) / 1_000_000 + " ms from the shard " + shard());
+		}
+		return this.script.reply();
+	}
+
+}
