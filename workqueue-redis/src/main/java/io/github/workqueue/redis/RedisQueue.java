@@ -1,5 +1,6 @@
 package io.github.workqueue.redis;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -138,6 +139,18 @@ public interface RedisQueue<T> extends RateLimitingQueue<T>, FailedAttempts<T>, 
 	 * @return the items with their holders and lease times
 	 */
 	List<InFlightItem> inFlight();
+
+	/**
+	 * Whether this instance's requests of the queue are stuck: the one thread that sends
+	 * them to Redis has been busy, while no connect was under way, for longer than twice
+	 * the command timeout and a second (at least 5 s). It never waits for Redis without a
+	 * bound, so this is a defect, not an outage: it is logged once at ERROR with the
+	 * thread's stack, counted ({@code workqueue_stalls_total}), and the starter's health
+	 * check is DOWN while it lasts. An outage shows instead as failed adds and dones and
+	 * an unreachable Redis.
+	 * @return how long the thread has been stuck, or empty if it is not
+	 */
+	Optional<Duration> stalledFor();
 
 	/**
 	 * Returns how this instance appears as the holder of its leases, as in

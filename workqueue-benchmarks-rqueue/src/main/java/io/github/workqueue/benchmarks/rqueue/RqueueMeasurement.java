@@ -23,12 +23,12 @@ import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
 /**
- * Rqueue on the Redis at {@code spring.data.redis.url}, with its defaults (listeners poll every
- * 200 ms), on the workloads {@code RedisMeasurement} runs for the Redis queue:
+ * Rqueue on the Redis at {@code spring.data.redis.url}, with its defaults (listeners poll
+ * every 200 ms), on the workloads {@code RedisMeasurement} runs for the Redis queue:
  * <ul>
- * <li>enqueue-and-process: four producers enqueue 100k distinct messages while a listener of
- * concurrency 4 processes them; messages per second from the first enqueue to the last one
- * processed;</li>
+ * <li>enqueue-and-process: four producers enqueue 100k distinct messages while a listener
+ * of concurrency 4 processes them; messages per second from the first enqueue to the last
+ * one processed;</li>
  * <li>hand-off: one message at a time, from the call of {@code enqueue} to the listener
  * receiving it, p50 and p99;</li>
  * <li>ten enqueues of one key while it waits: how many times the listener runs.</li>
@@ -52,7 +52,8 @@ public class RqueueMeasurement {
 					environment.getProperty("rqueue.bench.polling-interval", "200 (default)"),
 					throughput(enqueuer, listeners));
 			double[] latency = handOff(enqueuer, listeners);
-			System.out.printf("rqueue hand-off enqueue -> listener: p50 %.3f ms, p99 %.3f ms%n", latency[0], latency[1]);
+			System.out.printf("rqueue hand-off enqueue -> listener: p50 %.3f ms, p99 %.3f ms%n", latency[0],
+					latency[1]);
 			System.out.println("rqueue runs for 10 enqueues of one key while it waits: " + dedup(enqueuer, listeners));
 		}
 	}

@@ -130,6 +130,17 @@ public interface MetricsProvider {
 	}
 
 	/**
+	 * Stalls of a shared (Redis) queue on this instance: times the thread that sends its
+	 * requests to the backend made no progress for longer than its bound while requests
+	 * waited. Not in client-go; records nothing unless overridden.
+	 * @param name the queue name
+	 * @return the counter
+	 */
+	default CounterMetric newStallsMetric(String name) {
+		return NoopMetricsProvider.INSTANCE.newAddsMetric(name);
+	}
+
+	/**
 	 * Items the queue dropped, by reason. Not in client-go; records nothing unless
 	 * overridden.
 	 * @param name the queue name

@@ -94,6 +94,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private final LeaseRenewer<T> renewer;
 
+	private final StallWatch stallWatch;
+
 	private final Object drainMonitor = new Object();
 
 	private final int defaultPriority;
@@ -145,6 +147,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.renewer = new LeaseRenewer<>(this.name, this.link, this.shards, this.held, this.leaseMicros, this::now,
 				this.metrics, this.views, this.outage, this::signalDrain);
 		this.renewer.start(settings.leaseDuration());
+		this.stallWatch = new StallWatch(this.name, this.batcher, this.link, this.metrics);
+		this.renewer.everySecond(this.stallWatch::check);
 	}
 
 	/**
@@ -490,6 +494,11 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	@Override
 	public RedisQueueStats stats() {
 		return this.views.stats();
+	}
+
+	@Override
+	public Optional<Duration> stalledFor() {
+		return this.stallWatch.stalledFor();
 	}
 
 	@Override

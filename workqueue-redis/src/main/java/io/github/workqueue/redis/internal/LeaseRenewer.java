@@ -76,6 +76,20 @@ final class LeaseRenewer<T> {
 		this.scheduler.scheduleAtFixedRate(this::renew, period, period, TimeUnit.NANOSECONDS);
 	}
 
+	/**
+	 * Also runs a check every second on the renewer's thread, until {@link #stop()}.
+	 */
+	void everySecond(Runnable check) {
+		this.scheduler.scheduleWithFixedDelay(() -> {
+			try {
+				check.run();
+			}
+			catch (RuntimeException ex) {
+				logger.log(Level.ERROR, "workqueue '" + this.name + "': a periodic check failed", ex);
+			}
+		}, 1, 1, TimeUnit.SECONDS);
+	}
+
 	/** Stops renewing, for good. */
 	void stop() {
 		this.scheduler.shutdownNow();

@@ -200,15 +200,24 @@ public final class RedisLink implements AutoCloseable {
 		}
 	}
 
+	/** The command timeout of the shared connection, or the connect bound before it. */
+	Duration replyTimeout() {
+		Commands current = this.commands;
+		return (current != null) ? current.timeout() : this.connector.bound();
+	}
+
+	/** Whether the shared connection is being opened and none is open yet. */
+	synchronized boolean isConnecting() {
+		return this.commands == null && this.opening != null;
+	}
+
 	/**
 	 * How long a caller may wait for a request that goes to Redis: a connect if none is
 	 * open, then a reply that waits for another before it (one shard's flight, see
 	 * {@link Batcher}), then its own.
 	 */
 	Duration requestBound() {
-		Commands current = this.commands;
-		Duration reply = (current != null) ? current.timeout() : this.connector.bound();
-		return this.connector.bound().plus(reply.multipliedBy(2));
+		return this.connector.bound().plus(replyTimeout().multipliedBy(2));
 	}
 
 	/**

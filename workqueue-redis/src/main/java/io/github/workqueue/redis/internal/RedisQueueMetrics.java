@@ -37,6 +37,8 @@ public final class RedisQueueMetrics {
 
 	private final SettableGaugeMetric longestRunning;
 
+	private final CounterMetric stalls;
+
 	private final Map<SharedFigure, SettableGaugeMetric> shared = new EnumMap<>(SharedFigure.class);
 
 	private final String name;
@@ -62,6 +64,7 @@ public final class RedisQueueMetrics {
 		this.dropped = provider.newDroppedMetric(name, DropReason.ADD_AFTER_SHUTDOWN);
 		this.unfinishedWork = provider.newUnfinishedWorkSecondsMetric(name);
 		this.longestRunning = provider.newLongestRunningProcessorSecondsMetric(name);
+		this.stalls = provider.newStallsMetric(name);
 		for (SharedFigure figure : SharedFigure.values()) {
 			this.shared.put(figure, provider.newSharedMetric(name, figure));
 		}
@@ -82,6 +85,10 @@ public final class RedisQueueMetrics {
 
 	void retried() {
 		this.retries.inc();
+	}
+
+	void stalled() {
+		this.stalls.inc();
 	}
 
 	void droppedAfterShutdown() {

@@ -42,6 +42,10 @@ final class SharedQueueView {
 		if (!AVAILABLE || !Redis.is(queue)) {
 			return null;
 		}
+		String stalled = Redis.stall(queue);
+		if (stalled != null) {
+			return stalled;
+		}
 		try {
 			Redis.stats(queue);
 			return null;
@@ -68,6 +72,13 @@ final class SharedQueueView {
 
 		static boolean is(RateLimitingQueue<?> queue) {
 			return queue instanceof RedisQueue<?>;
+		}
+
+		static @Nullable String stall(RateLimitingQueue<?> queue) {
+			return ((RedisQueue<?>) queue).stalledFor()
+				.map((stalled) -> "the thread that sends this instance's requests to Redis has made no progress for "
+						+ stalled.toSeconds() + "s (its stack is in the ERROR log)")
+				.orElse(null);
 		}
 
 		static RedisQueueStats stats(RateLimitingQueue<?> queue) {

@@ -176,6 +176,14 @@ public class MicrometerMetricsProvider implements MetricsProvider {
 	}
 
 	@Override
+	public CounterMetric newStallsMetric(String name) {
+		return counter("workqueue.stalls",
+				"Times the thread that sends this instance's requests of a Redis queue made no progress for longer "
+						+ "than its bound while requests waited",
+				Tags.of("name", name));
+	}
+
+	@Override
 	public CounterMetric newDroppedMetric(String name, DropReason reason) {
 		return counter("workqueue.dropped", "Total number of items the workqueue dropped, by reason",
 				Tags.of("name", name, "reason", reason.tagValue()));

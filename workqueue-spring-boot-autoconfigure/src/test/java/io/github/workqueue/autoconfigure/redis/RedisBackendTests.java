@@ -1,8 +1,10 @@
 package io.github.workqueue.autoconfigure.redis;
 
+import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
@@ -249,6 +251,33 @@ class RedisBackendTests {
 				assertThat(result.getDetails().get("queues").toString()).contains(this.queue,
 						"Redis cannot be reached");
 			});
+	}
+
+	@Test
+	void healthShouldBeDownWhileAQueuesSenderIsStalled() {
+		this.runner.withBean("stalled", RateLimitingQueue.class, RedisBackendTests::stalledQueue).run((context) -> {
+			WorkQueuesHealthIndicator health = new WorkQueuesHealthIndicator(context.getBean(QueueWorkerRegistry.class),
+					context.getBean(WorkQueueRegistry.class), null);
+			var result = health.health(true);
+			assertThat(result.getStatus()).isEqualTo(Status.DOWN);
+			assertThat(result.getDetails().get("queues").toString()).contains("stalled",
+					"has made no progress for 12s");
+		});
+	}
+
+	/**
+	 * A Redis queue whose sender has been stuck for 12 s; the health check asks it
+	 * nothing else.
+	 */
+	private static RateLimitingQueue<?> stalledQueue() {
+		return (RateLimitingQueue<?>) Proxy.newProxyInstance(RedisBackendTests.class.getClassLoader(),
+				new Class<?>[] { RedisQueue.class }, (proxy, method, args) -> switch (method.getName()) {
+					case "stalledFor" -> Optional.of(Duration.ofSeconds(12));
+					case "toString" -> "stalled queue";
+					case "hashCode" -> System.identityHashCode(proxy);
+					case "equals" -> proxy == args[0];
+					default -> throw new UnsupportedOperationException(method.getName());
+				});
 	}
 
 	@SuppressWarnings("unchecked")
