@@ -1,0 +1,54 @@
+package io.github.workqueue.redis.blocking;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import reactor.blockhound.BlockHound;
+import reactor.blockhound.BlockingOperationError;
+import reactor.blockhound.integration.BlockHoundIntegration;
+
+/**
+ * BlockHound's setup for the Redis suites (installed by {@code blockhound-junit-platform}
+ * when the test JVM starts): a blocking call on a thread that must not block (Netty's
+ * event loops, through Netty's own integration, which Lettuce runs on) is recorded here,
+ * so that {@link FailOnEventLoopBlocking} fails the test it happened in. The call is let
+ * through rather than thrown: thrown on an event loop, it would leave a reply unread and
+ * the test waiting for it, rather than failing with the call's stack. Applied after every
+ * other integration, so that its callback is the one kept.
+ *
+ * <p>
+ * No allowance is made for the library: its callbacks on Lettuce's threads only hand
+ * results over (a short monitor, a notify, an unpark), which BlockHound does not count as
+ * blocking; a monitor held across I/O would not be seen here, which is why the library
+ * holds none (see the note on each class that a Lettuce callback reaches).
+ */
+public final class EventLoopBlockingCalls implements BlockHoundIntegration {
+
+	private static final List<String> calls = new CopyOnWriteArrayList<>();
+
+	@Override
+	public void applyTo(BlockHound.Builder builder) {
+		builder.blockingMethodCallback((method) -> {
+			BlockingOperationError error = new BlockingOperationError(method);
+			StringBuilder where = new StringBuilder(
+					"Thread '" + Thread.currentThread().getName() + "' blocked in " + method + " at");
+			for (StackTraceElement frame : error.getStackTrace()) {
+				where.append("\n\t").append(frame);
+			}
+			calls.add(where.toString());
+		});
+	}
+
+	@Override
+	public int getPriority() {
+		return Integer.MAX_VALUE;
+	}
+
+	/** Takes the calls recorded since the last take. */
+	static List<String> take() {
+		List<String> taken = List.copyOf(calls);
+		calls.removeAll(taken);
+		return taken;
+	}
+
+}
