@@ -699,6 +699,19 @@ final class Batcher {
 				this.asking = null;
 			}
 		}
+		if (flight.wantsSecondTry()) {
+			// The server lacked the library (a new or promoted master) or refused
+			// functions: mended off this thread, so that no other shard waits for it.
+			Flight second = flight.secondTry(this.link.helpers());
+			synchronized (this) {
+				this.flying[second.shard()] = second;
+				if (!second.takers.isEmpty()) {
+					this.asking = second;
+				}
+			}
+			second.whenAnswered(() -> landed(second));
+			return;
+		}
 		List<Object> reply;
 		try {
 			reply = flight.reply();

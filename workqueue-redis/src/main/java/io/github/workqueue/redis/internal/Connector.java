@@ -2,6 +2,7 @@ package io.github.workqueue.redis.internal;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -29,7 +30,7 @@ final class Connector {
 
 	private static final ExecutorService CONNECTS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
 			new SynchronousQueue<>(), (task) -> {
-				Thread thread = new Thread(task, "workqueue-redis-connect-" + threads.incrementAndGet());
+				Thread thread = new Thread(task, "workqueue-redis-helper-" + threads.incrementAndGet());
 				thread.setDaemon(true);
 				return thread;
 			});
@@ -50,6 +51,13 @@ final class Connector {
 	/** Starts a connect; the future ends with the connection or the connect's failure. */
 	CompletableFuture<StatefulConnection<String, String>> connect() {
 		return CompletableFuture.supplyAsync(this.connect, CONNECTS);
+	}
+
+	/**
+	 * The threads connects run on, also lent for other slow steps off a caller's thread.
+	 */
+	Executor threads() {
+		return CONNECTS;
 	}
 
 	/** How long a caller waits for a connection at most. */

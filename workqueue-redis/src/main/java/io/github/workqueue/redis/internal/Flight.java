@@ -1,6 +1,8 @@
 package io.github.workqueue.redis.internal;
 
 import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executor;
 
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
@@ -35,22 +37,22 @@ final class Flight {
 
 	private boolean timedOut;
 
-	private Flight(ShardBatch part, List<Taker> takers, long sentNanos, RedisLink.@Nullable Sent<List<Object>> script,
-			@Nullable RuntimeException notSent) {
+	private Flight(ShardBatch part, List<Taker> takers, long sentNanos, long deadlineNanos,
+			RedisLink.@Nullable Sent<List<Object>> script, @Nullable RuntimeException notSent) {
 		this.part = part;
 		this.takers = takers;
 		this.sentNanos = sentNanos;
-		this.deadlineNanos = (script != null) ? sentNanos + script.timeout().toNanos() : sentNanos;
+		this.deadlineNanos = deadlineNanos;
 		this.script = script;
 		this.notSent = notSent;
 	}
 
 	static Flight sent(ShardBatch part, List<Taker> takers, long sentNanos, RedisLink.Sent<List<Object>> script) {
-		return new Flight(part, takers, sentNanos, script, null);
+		return new Flight(part, takers, sentNanos, sentNanos + script.timeout().toNanos(), script, null);
 	}
 
 	static Flight notSent(ShardBatch part, List<Taker> takers, long sentNanos, RuntimeException failure) {
-		return new Flight(part, takers, sentNanos, null, failure);
+		return new Flight(part, takers, sentNanos, sentNanos, null, failure);
 	}
 
 	int shard() {
@@ -59,6 +61,24 @@ final class Flight {
 
 	boolean wasSent() {
 		return this.script != null;
+	}
+
+	/**
+	 * Whether the reply came and failed in a way a second try mends (see
+	 * {@link RedisLink.Sent#wantsSecondTry()}).
+	 */
+	boolean wantsSecondTry() {
+		return !this.timedOut && this.script != null && this.script.wantsSecondTry();
+	}
+
+	/**
+	 * The same part, tried a second time on one of the executor's threads; its deadline
+	 * counts from now.
+	 */
+	Flight secondTry(Executor executor) {
+		RedisLink.Sent<List<Object>> second = Objects.requireNonNull(this.script).secondTry(executor);
+		return new Flight(this.part, this.takers, this.sentNanos, System.nanoTime() + second.timeout().toNanos(),
+				second, null);
 	}
 
 	/**

@@ -110,9 +110,7 @@ final class LeaseRenewer<T> {
 				total += running;
 				longest = Math.max(longest, running);
 			}
-			for (List<HeldLease> ofShard : byShard(leases)) {
-				renew(ofShard);
-			}
+			renewEachShard(byShard(leases));
 			// After the renewals, so that reading the figures never delays them.
 			if (this.metrics != null) {
 				this.metrics.unfinished(total, longest);
@@ -139,8 +137,29 @@ final class LeaseRenewer<T> {
 		return grouped;
 	}
 
-	/** Renews the leases of one shard in one script. */
-	private void renew(List<HeldLease> leases) {
+	/**
+	 * Renews the leases of each shard in one script, the scripts sent together and each
+	 * read on its own: a shard that does not answer (a failover) delays and fails only
+	 * the renewals of its own leases.
+	 */
+	private void renewEachShard(List<List<HeldLease>> byShard) {
+		long sent = System.nanoTime();
+		List<Supplier<List<Long>>> replies = new ArrayList<>(byShard.size());
+		for (List<HeldLease> leases : byShard) {
+			replies.add(send(leases));
+		}
+		for (int i = 0; i < byShard.size(); i++) {
+			try {
+				renewed(byShard.get(i), replies.get(i).get(), sent);
+				this.outage.succeeded();
+			}
+			catch (RedisException ex) {
+				this.outage.failed(ex);
+			}
+		}
+	}
+
+	private Supplier<List<Long>> send(List<HeldLease> leases) {
 		String[] args = new String[2 + 2 * leases.size()];
 		args[0] = this.now.get();
 		args[1] = this.leaseMicros;
@@ -148,10 +167,20 @@ final class LeaseRenewer<T> {
 			args[2 + 2 * i] = leases.get(i).encoded;
 			args[3 + 2 * i] = Long.toString(leases.get(i).token);
 		}
-		long sent = System.nanoTime();
-		List<Long> renewed = this.link.run(Script.RENEW, ScriptOutputType.MULTI,
-				this.shards.keys(this.shards.of(leases.get(0).encoded)).all(), args);
-		this.outage.succeeded();
+		try {
+			RedisLink.Sent<List<Long>> script = this.link.send(Script.RENEW, ScriptOutputType.MULTI,
+					this.shards.keys(this.shards.of(leases.get(0).encoded)).all(), args);
+			return script::reply;
+		}
+		catch (RedisException ex) {
+			return () -> {
+				throw ex;
+			};
+		}
+	}
+
+	/** Records what Redis answered to one shard's renewals. */
+	private void renewed(List<HeldLease> leases, List<Long> renewed, long sent) {
 		long deadline = renewed.get(0);
 		for (int i = 0; i < leases.size(); i++) {
 			HeldLease lease = leases.get(i);

@@ -5,9 +5,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -189,7 +192,10 @@ public final class RedisLink implements AutoCloseable {
 	private static void loadOnEveryMaster(StatefulRedisClusterConnection<String, String> connection) {
 		List<Future<String>> loads = new ArrayList<>();
 		for (RedisClusterNode node : connection.getPartitions()) {
-			if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
+			// A master the cluster marked failing is being replaced: its replica loads
+			// the library when it refuses a call in turn.
+			if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.is(RedisClusterNode.NodeFlag.FAIL)
+					&& !node.is(RedisClusterNode.NodeFlag.EVENTUAL_FAIL)) {
 				loads.add(connection.getConnectionAsync(node.getNodeId())
 					.thenCompose((master) -> master.async().functionLoad(ScriptLibrary.CODE, true))
 					.toCompletableFuture());
@@ -198,6 +204,13 @@ public final class RedisLink implements AutoCloseable {
 		for (Future<String> load : loads) {
 			await(load, connection.getTimeout());
 		}
+	}
+
+	/**
+	 * The threads that open connections and make second tries, off the caller's thread.
+	 */
+	Executor helpers() {
+		return this.connector.threads();
 	}
 
 	/** The command timeout of the shared connection, or the connect bound before it. */
@@ -249,7 +262,8 @@ public final class RedisLink implements AutoCloseable {
 	<R> Sent<R> send(Script script, ScriptOutputType type, String[] keys, String... args) {
 		Commands current = commands();
 		RedisFuture<R> reply = firstTry(current, script, type, keys, args);
-		return new Sent<>(reply, (failure) -> secondTry(current, failure, script, type, keys, args), current.timeout());
+		return new Sent<>(reply.toCompletableFuture(),
+				(failure) -> secondTry(current, failure, script, type, keys, args), current.timeout());
 	}
 
 	private <R> RedisFuture<R> firstTry(Commands current, Script script, ScriptOutputType type, String[] keys,
@@ -281,12 +295,22 @@ public final class RedisLink implements AutoCloseable {
 				refusal = ex;
 			}
 		}
-		if (!isCommandError(refusal, "NOPERM") && !isCommandError(refusal, "ERR unknown command")
-				&& !isCommandError(refusal, "ERR unknown subcommand")) {
+		if (!isRefusalOfFunctions(refusal)) {
 			throw refusal;
 		}
 		useScripts(refusal);
 		return await(current.scripting().eval(script.body(), type, keys, args), current.timeout());
+	}
+
+	/** Whether a failure is one that {@link #secondTry} mends. */
+	private static boolean wantsSecondTry(RedisException failure) {
+		return failure instanceof RedisNoScriptException || isCommandError(failure, FUNCTION_NOT_FOUND)
+				|| isRefusalOfFunctions(failure);
+	}
+
+	private static boolean isRefusalOfFunctions(RedisException failure) {
+		return isCommandError(failure, "NOPERM") || isCommandError(failure, "ERR unknown command")
+				|| isCommandError(failure, "ERR unknown subcommand");
 	}
 
 	/** Whether a failure is the server's error reply, starting with the given text. */
@@ -310,13 +334,14 @@ public final class RedisLink implements AutoCloseable {
 	 */
 	static final class Sent<R> {
 
-		private final RedisFuture<R> reply;
+		private final CompletableFuture<R> reply;
 
-		private final Function<RedisException, R> secondTry;
+		/** Mends a failed first try; {@code null} for a second try itself. */
+		private final @Nullable Function<RedisException, R> secondTry;
 
 		private final Duration timeout;
 
-		private Sent(RedisFuture<R> reply, Function<RedisException, R> secondTry, Duration timeout) {
+		private Sent(CompletableFuture<R> reply, @Nullable Function<RedisException, R> secondTry, Duration timeout) {
 			this.reply = reply;
 			this.secondTry = secondTry;
 			this.timeout = timeout;
@@ -342,6 +367,44 @@ public final class RedisLink implements AutoCloseable {
 		}
 
 		/**
+		 * Whether the reply came and failed because the server lacked the library or the
+		 * script, or refused functions: a second try ({@link #secondTry(Executor)}) mends
+		 * that.
+		 */
+		boolean wantsSecondTry() {
+			if (this.secondTry == null || !this.reply.isCompletedExceptionally()) {
+				return false;
+			}
+			try {
+				this.reply.getNow(null);
+				return false;
+			}
+			catch (CompletionException | CancellationException ex) {
+				return ex.getCause() instanceof RedisException failure && RedisLink.wantsSecondTry(failure);
+			}
+		}
+
+		/**
+		 * Makes the second try on one of the executor's threads, so that the caller never
+		 * waits for the library's load (which asks every master of a cluster).
+		 * @return the second try on its way, whose timeout allows for the load and the
+		 * call
+		 */
+		Sent<R> secondTry(Executor executor) {
+			Function<RedisException, R> mend = Objects.requireNonNull(this.secondTry, "a second try's second try");
+			RedisException failure;
+			try {
+				this.reply.getNow(null);
+				throw new IllegalStateException("The first try did not fail");
+			}
+			catch (CompletionException ex) {
+				failure = (RedisException) ex.getCause();
+			}
+			return new Sent<>(CompletableFuture.supplyAsync(() -> mend.apply(failure), executor), null,
+					this.timeout.multipliedBy(3));
+		}
+
+		/**
 		 * Waits, uninterruptibly, for the reply; loads the library or sends the script's
 		 * text if the server lacked them.
 		 * @throws RedisException if the script failed or no reply came in time
@@ -351,6 +414,9 @@ public final class RedisLink implements AutoCloseable {
 				return await(this.reply, this.timeout);
 			}
 			catch (RedisException ex) {
+				if (this.secondTry == null) {
+					throw ex;
+				}
 				return this.secondTry.apply(ex);
 			}
 		}

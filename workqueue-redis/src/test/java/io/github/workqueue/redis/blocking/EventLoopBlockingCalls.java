@@ -1,5 +1,6 @@
 package io.github.workqueue.redis.blocking;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -9,20 +10,27 @@ import reactor.blockhound.integration.BlockHoundIntegration;
 
 /**
  * BlockHound's setup for the Redis suites (installed by {@code blockhound-junit-platform}
- * when the test JVM starts): a blocking call on a thread that must not block (Netty's
- * event loops, through Netty's own integration, which Lettuce runs on) is recorded here,
- * so that {@link FailOnEventLoopBlocking} fails the test it happened in. The call is let
- * through rather than thrown: thrown on an event loop, it would leave a reply unread and
- * the test waiting for it, rather than failing with the call's stack. Applied after every
- * other integration, so that its callback is the one kept.
+ * when the test JVM starts): a blocking call that the library makes on a thread that must
+ * not block (Netty's event loops, through Netty's own integration, which Lettuce runs on)
+ * is recorded here, so that {@link FailOnEventLoopBlocking} fails the test it happened
+ * in. The call is let through rather than thrown: thrown on an event loop, it would leave
+ * a reply unread and the test waiting for it, rather than failing with the call's stack.
+ * Applied after every other integration, so that its callback is the one kept.
  *
  * <p>
- * No allowance is made for the library: its callbacks on Lettuce's threads only hand
- * results over (a short monitor, a notify, an unpark), which BlockHound does not count as
- * blocking; a monitor held across I/O would not be seen here, which is why the library
- * holds none (see the note on each class that a Lettuce callback reaches).
+ * The one allowance: a blocking call with none of the library's frames on its stack is
+ * Lettuce's or Netty's own (Lettuce's cluster topology refresh, its reconnect logging and
+ * node connection set-up, Netty's buffer pool all take locks on these threads), which the
+ * library can neither cause nor mend. Every call made from the library's code, its
+ * completion callbacks included, is checked. What BlockHound does not see is a monitor
+ * held across I/O; the library holds none (see the note on each class that a Lettuce
+ * callback reaches).
  */
 public final class EventLoopBlockingCalls implements BlockHoundIntegration {
+
+	private static final String LIBRARY = "io.github.workqueue.";
+
+	private static final String THIS_PACKAGE = EventLoopBlockingCalls.class.getPackageName();
 
 	private static final List<String> calls = new CopyOnWriteArrayList<>();
 
@@ -30,6 +38,9 @@ public final class EventLoopBlockingCalls implements BlockHoundIntegration {
 	public void applyTo(BlockHound.Builder builder) {
 		builder.blockingMethodCallback((method) -> {
 			BlockingOperationError error = new BlockingOperationError(method);
+			if (Arrays.stream(error.getStackTrace()).noneMatch(EventLoopBlockingCalls::isLibrarys)) {
+				return;
+			}
 			StringBuilder where = new StringBuilder(
 					"Thread '" + Thread.currentThread().getName() + "' blocked in " + method + " at");
 			for (StackTraceElement frame : error.getStackTrace()) {
@@ -37,6 +48,10 @@ public final class EventLoopBlockingCalls implements BlockHoundIntegration {
 			}
 			calls.add(where.toString());
 		});
+	}
+
+	private static boolean isLibrarys(StackTraceElement frame) {
+		return frame.getClassName().startsWith(LIBRARY) && !frame.getClassName().startsWith(THIS_PACKAGE);
 	}
 
 	@Override

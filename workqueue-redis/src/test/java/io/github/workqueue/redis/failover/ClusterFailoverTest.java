@@ -1,0 +1,155 @@
+package io.github.workqueue.redis.failover;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32;
+
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.github.workqueue.redis.ItemCodec;
+import io.github.workqueue.redis.RedisQueue;
+import io.github.workqueue.redis.RedisQueueConnection;
+import io.github.workqueue.redis.TestRedis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Two instances of a queue spread over three shards of a Redis Cluster with a replica per
+ * master, their workers keeping up, and producers that each add items of one shard (as
+ * requests for different keys would). Two masters are killed with SIGKILL in turn; while
+ * a replica takes over, the items of the other shards keep being added and processed (the
+ * longest pause between their dones stays short), and the failed shard's items resume
+ * once its replica serves.
+ */
+class ClusterFailoverTest {
+
+	private static final int SHARDS = 3;
+
+	/**
+	 * Longer than a command timeout (2 s) and one ask's patience: a stall of the whole
+	 * queue.
+	 */
+	private static final Duration LONGEST_PAUSE_OF_THE_OTHER_SHARDS = Duration.ofMillis(1500);
+
+	@TempDir
+	Path dir;
+
+	private final List<RedisClusterClient> clients = new ArrayList<>();
+
+	@AfterEach
+	void shutDown() {
+		this.clients.forEach(RedisClusterClient::shutdown);
+	}
+
+	@Test
+	@SuppressWarnings("deprecation") // enableAllAdaptiveRefreshTriggers: what Spring
+										// Boot's
+										// refresh.adaptive sets
+	void theShardsThatAreUpShouldKeepServingWhileOneFailsOver() throws Exception {
+		try (ClusterWithReplicas cluster = new ClusterWithReplicas(this.dir)) {
+			String name = TestRedis.uniqueName("cluster-failover");
+			List<RedisQueue<String>> queues = new ArrayList<>();
+			for (int i = 0; i < 2; i++) {
+				RedisClusterClient client = RedisClusterClient.create(cluster.seeds(Duration.ofSeconds(2)));
+				// What a user of Lettuce on a cluster with failover configures (Spring
+				// Boot: spring.data.redis.lettuce.cluster.refresh.*).
+				client.setOptions(ClusterClientOptions.builder()
+					.topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+						.enablePeriodicRefresh(Duration.ofSeconds(1))
+						.enableAllAdaptiveRefreshTriggers()
+						.build())
+					.build());
+				this.clients.add(client);
+				queues.add(RedisQueue.builder(RedisQueueConnection.of(client), name)
+					.holder("app-" + i)
+					.shards(SHARDS)
+					.leaseDuration(Duration.ofSeconds(5))
+					.build(ItemCodec.strings()));
+			}
+			try (Traffic traffic = new Traffic(queues, 4, Duration.ofMillis(10), SHARDS,
+					ClusterFailoverTest::itemOfShard)) {
+				traffic.awaitResumed(System.nanoTime(), Duration.ofSeconds(30));
+				for (int failed = 0; failed < 2; failed++) {
+					Thread.sleep(1000);
+					long killed = System.nanoTime();
+					cluster.master(failed).kill();
+					int shard = failed;
+					await().atMost(Duration.ofSeconds(60))
+						.pollInterval(Duration.ofMillis(50))
+						.until(() -> traffic.instances()
+							.stream()
+							.allMatch((instance) -> instance.firstDoneAfter(killed, (item) -> shardOf(item) == shard)
+								.isPresent()));
+					Duration resumed = traffic.instances()
+						.stream()
+						.map((instance) -> instance.firstDoneAfter(killed, (item) -> shardOf(item) == shard).get())
+						.max(Duration::compareTo)
+						.get();
+					Duration longestPause = longestPause(traffic, killed, killed + resumed.toNanos(), shard);
+					System.out.println("Cluster master of shard " + shard + " killed: its items done again after "
+							+ resumed.toMillis() + " ms on every instance; the other shards' longest pause between "
+							+ "dones meanwhile " + longestPause.toMillis() + " ms");
+					assertThat(longestPause)
+						.as("the longest pause of the other shards while shard %d failed over", shard)
+						.isLessThan(LONGEST_PAUSE_OF_THE_OTHER_SHARDS);
+					cluster.awaitPromoted(failed, Duration.ofSeconds(30));
+				}
+				for (RedisQueue<String> queue : queues) {
+					assertThat(queue.stalledFor()).isEmpty();
+				}
+			}
+			queues.forEach(RedisQueue::shutDown);
+		}
+	}
+
+	/**
+	 * The longest time, between {@code from} and {@code to}, in which no item of a shard
+	 * other than {@code failed} was done on any instance.
+	 */
+	private static Duration longestPause(Traffic traffic, long from, long to, int failed) {
+		List<Long> times = traffic.instances()
+			.stream()
+			.flatMap((instance) -> instance.dones().stream())
+			.filter((done) -> shardOf(done.item()) != failed && done.nanos() - from > 0 && done.nanos() - to < 0)
+			.map(Traffic.Done::nanos)
+			.sorted()
+			.toList();
+		long longest = 0;
+		long previous = from;
+		for (long time : times) {
+			longest = Math.max(longest, time - previous);
+			previous = time;
+		}
+		return Duration.ofNanos(Math.max(longest, to - previous));
+	}
+
+	/** The producer's n-th item, one of its own shard's. */
+	private static String itemOfShard(int instance, int producer, long n) {
+		for (int attempt = 0;; attempt++) {
+			String item = "i" + instance + "-p" + producer + "-" + n + "." + attempt;
+			if (shardOf(item) == producer) {
+				return item;
+			}
+		}
+	}
+
+	/**
+	 * The shard of an item: the CRC-32 of its encoded form modulo the shards (as in
+	 * Shards).
+	 */
+	private static int shardOf(String item) {
+		CRC32 crc = new CRC32();
+		crc.update(item.getBytes(StandardCharsets.UTF_8));
+		return (int) (crc.getValue() % SHARDS);
+	}
+
+}
