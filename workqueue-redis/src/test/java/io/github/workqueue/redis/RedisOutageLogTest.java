@@ -4,17 +4,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.embedded.RedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,39 +21,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RedisOutageLogTest {
 
-	private final Logger logger = Logger.getLogger(RedisQueue.class.getName());
-
-	private final List<LogRecord> records = new CopyOnWriteArrayList<>();
-
-	private final Handler recorder = new Handler() {
-
-		@Override
-		public void publish(LogRecord record) {
-			RedisOutageLogTest.this.records.add(record);
-		}
-
-		@Override
-		public void flush() {
-		}
-
-		@Override
-		public void close() {
-		}
-
-	};
+	@RegisterExtension
+	final QueueLogRecords logs = new QueueLogRecords();
 
 	private RedisServer server;
 
 	private RedisClient client;
 
-	@BeforeEach
-	void record() {
-		this.logger.addHandler(this.recorder);
-	}
-
 	@AfterEach
 	void stop() {
-		this.logger.removeHandler(this.recorder);
 		if (this.client != null) {
 			this.client.shutdown();
 		}
@@ -79,28 +51,21 @@ class RedisOutageLogTest {
 		for (CompletableFuture<Boolean> getter : getters) {
 			assertThat(getter.get(30, TimeUnit.SECONDS)).as("nothing to get while Redis is down").isFalse();
 		}
-		assertThat(messages(Level.WARNING)).as("four getters retrying for 1.5 s each")
+		assertThat(this.logs.messages(Level.WARNING)).as("four getters retrying for 1.5 s each")
 			.singleElement()
 			.asString()
 			.contains("workqueue 'outage': Redis cannot be reached");
-		assertThat(messages(Level.INFO)).isEmpty();
+		assertThat(this.logs.messages(Level.INFO)).isEmpty();
 
 		this.server = TestRedis.startServer(port);
 		queue.add("after");
 		assertThat(queue.get(Duration.ofSeconds(30))).contains("after");
 		queue.done("after");
-		assertThat(messages(Level.INFO)).singleElement()
+		assertThat(this.logs.messages(Level.INFO)).singleElement()
 			.asString()
 			.contains("workqueue 'outage': Redis can be reached again");
-		assertThat(messages(Level.WARNING)).hasSize(1);
+		assertThat(this.logs.messages(Level.WARNING)).hasSize(1);
 		queue.shutDown();
-	}
-
-	private List<String> messages(Level level) {
-		return this.records.stream()
-			.filter((record) -> record.getLevel().equals(level))
-			.map(LogRecord::getMessage)
-			.toList();
 	}
 
 	private static boolean getWithin(RedisQueue<String> queue, Duration timeout) {

@@ -2,16 +2,12 @@ package io.github.workqueue.redis;
 
 import java.lang.reflect.Proxy;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import io.github.workqueue.core.Clock;
 import io.github.workqueue.core.metrics.CounterMetric;
@@ -19,8 +15,8 @@ import io.github.workqueue.core.metrics.MetricsProvider;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -33,39 +29,15 @@ import static org.awaitility.Awaitility.await;
  */
 class RedisStallWatchTest {
 
-	private final Logger logger = Logger.getLogger(RedisQueue.class.getName());
-
-	private final List<LogRecord> records = new CopyOnWriteArrayList<>();
-
-	private final Handler recorder = new Handler() {
-
-		@Override
-		public void publish(LogRecord record) {
-			RedisStallWatchTest.this.records.add(record);
-		}
-
-		@Override
-		public void flush() {
-		}
-
-		@Override
-		public void close() {
-		}
-
-	};
+	@RegisterExtension
+	final QueueLogRecords logs = new QueueLogRecords();
 
 	/** A command timeout of one second: the shortest stall bound, 5 s, applies. */
 	private final RedisClient client = RedisClient
 		.create(RedisURI.builder(RedisURI.create(TestRedis.uri())).withTimeout(Duration.ofSeconds(1)).build());
 
-	@BeforeEach
-	void record() {
-		this.logger.addHandler(this.recorder);
-	}
-
 	@AfterEach
 	void stop() {
-		this.logger.removeHandler(this.recorder);
 		this.client.shutdown();
 	}
 
@@ -94,7 +66,8 @@ class RedisStallWatchTest {
 		await().atMost(Duration.ofSeconds(5)).until(() -> stalls.get() == 1);
 		assertThat(queue.stalledFor().get()).isGreaterThan(Duration.ofSeconds(5));
 		assertThat(add).isNotDone();
-		LogRecord error = this.records.stream()
+		LogRecord error = this.logs.all()
+			.stream()
 			.filter((record) -> record.getLevel() == Level.SEVERE)
 			.findFirst()
 			.orElseThrow();
@@ -106,10 +79,10 @@ class RedisStallWatchTest {
 		release.countDown();
 		assertThat(add).succeedsWithin(Duration.ofSeconds(10));
 		await().atMost(Duration.ofSeconds(5))
-			.until(() -> this.records.stream().anyMatch((record) -> record.getMessage().contains("moves again")));
+			.until(() -> this.logs.all().stream().anyMatch((record) -> record.getMessage().contains("moves again")));
 		assertThat(queue.stalledFor()).isEmpty();
 		assertThat(stalls).hasValue(1);
-		assertThat(this.records.stream().filter((record) -> record.getLevel() == Level.SEVERE)).hasSize(1);
+		assertThat(this.logs.all().stream().filter((record) -> record.getLevel() == Level.SEVERE)).hasSize(1);
 		queue.shutDown();
 	}
 

@@ -770,7 +770,9 @@ final class Batcher {
 			}
 		}
 		if (!unclaimed.isEmpty()) {
-			giveBack(unclaimed);
+			// On a helper thread, so that the sender never waits for a shard that
+			// stopped answering just now.
+			this.link.helpers().execute(() -> giveBack(unclaimed));
 		}
 		if (granted < part.wanted()) {
 			return shardWasShort((Long) reply.get(0));
@@ -822,7 +824,7 @@ final class Batcher {
 		return false;
 	}
 
-	/** Gives back grants that no taker waited for any more. */
+	/** Gives back grants that no taker waited for any more. Runs on a helper thread. */
 	private void giveBack(List<Grant> grants) {
 		try {
 			this.returns.giveBack(grants.stream().map(Grant::encoded).toList(),
