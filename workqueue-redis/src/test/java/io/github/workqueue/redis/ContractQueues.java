@@ -20,8 +20,16 @@ final class ContractQueues {
 
 	static RateLimitingQueue<String> create(String backend, FakeClock clock, RateLimiter<?> limiter,
 			@Nullable FairnessKeyExtractor<String> fairness, String hint) {
+		return create(backend, clock, limiter, fairness, 0, hint);
+	}
+
+	static RateLimitingQueue<String> create(String backend, FakeClock clock, RateLimiter<?> limiter,
+			@Nullable FairnessKeyExtractor<String> fairness, int defaultPriority, String hint) {
 		if (backend.equals("memory")) {
-			WorkQueueBuilder builder = WorkQueue.builder().clock(clock).rateLimiter(limiter);
+			WorkQueueBuilder builder = WorkQueue.builder()
+				.clock(clock)
+				.rateLimiter(limiter)
+				.defaultPriority(defaultPriority);
 			return ((fairness != null) ? builder.fairness(fairness) : builder).buildRateLimiting();
 		}
 		RedisQueueConnection connection = backend.startsWith("redis-cluster")
@@ -29,7 +37,8 @@ final class ContractQueues {
 		RedisQueueBuilder builder = RedisQueue.builder(connection, TestRedis.uniqueName(hint))
 			.shards(isSharded(backend) ? 3 : 1)
 			.timeForTests(clock)
-			.rateLimiter(limiter);
+			.rateLimiter(limiter)
+			.defaultPriority(defaultPriority);
 		return ((fairness != null) ? builder.fairness(fairness) : builder).build(ItemCodec.strings());
 	}
 

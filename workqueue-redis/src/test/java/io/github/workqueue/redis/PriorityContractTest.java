@@ -47,8 +47,13 @@ class PriorityContractTest {
 	}
 
 	private RateLimitingQueue<String> queue(@Nullable FairnessKeyExtractor<String> fairness) {
+		return queue(fairness, 0);
+	}
+
+	private RateLimitingQueue<String> queue(@Nullable FairnessKeyExtractor<String> fairness, int defaultPriority) {
 		RateLimitingQueue<String> queue = ContractQueues.create(this.backend, this.clock,
-				new ExponentialFailureRateLimiter<>(Duration.ofMillis(1), Duration.ofSeconds(1)), fairness, "priority");
+				new ExponentialFailureRateLimiter<>(Duration.ofMillis(1), Duration.ofSeconds(1)), fairness,
+				defaultPriority, "priority");
 		this.queues.add(queue);
 		return queue;
 	}
@@ -128,6 +133,49 @@ class PriorityContractTest {
 		queue.add("b");
 		queue.add("a");
 		assertThat(take(queue)).isEqualTo(new PrioritizedItem<>("a", 0));
+	}
+
+	@Test
+	void aPlainAddShouldRaiseAWaitingItemToTheDefault() throws InterruptedException {
+		RateLimitingQueue<String> queue = queue();
+		queue.add("d", AddOptions.priority(-1).withDelay(Duration.ofMillis(1999)));
+		queue.add("d");
+		assertThat(take(queue)).isEqualTo(new PrioritizedItem<>("d", 0));
+	}
+
+	@Test
+	void anAddAtTheDefaultShouldRaiseAWaitingItemThatBecameReadyFirst() throws InterruptedException {
+		RateLimitingQueue<String> queue = queue();
+		queue.add("d", AddOptions.priority(-1).withDelay(Duration.ofMillis(4999)));
+		queue.add("d", AddOptions.priority(0));
+		queue.add("i");
+		assertTakenInOrder(queue, "d", "i");
+	}
+
+	@Test
+	void aDelayedPlainAddShouldRaiseAQueuedItemToTheDefault() throws InterruptedException {
+		RateLimitingQueue<String> queue = queue();
+		queue.add("e", AddOptions.priority(-1));
+		queue.addAfter("e", Duration.ofMillis(4999));
+		assertThat(queue.lenByPriority()).containsExactly(Map.entry(0, 1));
+		assertThat(take(queue)).isEqualTo(new PrioritizedItem<>("e", 0));
+	}
+
+	@Test
+	void aRateLimitedAddShouldRaiseAQueuedItemToTheDefault() throws InterruptedException {
+		RateLimitingQueue<String> queue = queue();
+		queue.add("x", AddOptions.priority(-1));
+		queue.addRateLimited("x");
+		assertThat(queue.lenByPriority()).containsExactly(Map.entry(0, 1));
+		assertThat(take(queue)).isEqualTo(new PrioritizedItem<>("x", 0));
+	}
+
+	@Test
+	void anAddAtPriorityZeroShouldRaiseAWaitingItemUnderAnotherDefault() throws InterruptedException {
+		RateLimitingQueue<String> queue = queue(null, 3);
+		queue.add("x", AddOptions.priority(-1).withDelay(Duration.ofMillis(1999)));
+		queue.add("x", AddOptions.priority(0));
+		assertThat(take(queue)).isEqualTo(new PrioritizedItem<>("x", 0));
 	}
 
 	@Test

@@ -185,6 +185,19 @@ class QueueContractTest {
 	}
 
 	@Test
+	void aWaitingItemThatBecameDueShouldBeReadyBeforeAnItemRequeuedByDone() throws InterruptedException {
+		RateLimitingQueue<String> queue = queue();
+		queue.add("a");
+		assertThat(take(queue)).isEqualTo("a");
+		queue.addAfter("a", NOW);
+		queue.addAfter("c", Duration.ofMillis(2999));
+		this.clock.step(Duration.ofMillis(2000));
+		this.clock.step(Duration.ofMillis(1000));
+		queue.done("a");
+		assertTakenInOrder(queue, "c", "a");
+	}
+
+	@Test
 	void exponentialLimiterShouldDoubleUntilForgotten() {
 		RateLimitingQueue<String> queue = queue();
 		assertThat(queue.addRateLimited("a")).isEqualTo(Duration.ofMillis(1));

@@ -1,5 +1,7 @@
--- ARGV: now, item, delay in microseconds. Returns 1 when a waiting entry was made or moved earlier.
+-- ARGV: now, item, delay in microseconds. A plain addAfter: at priority 0, which raises an item
+-- present at a lower one. Returns 1 when a waiting entry was made or moved earlier.
 promoteDue()
+raiseToZero(ARGV[2])
 local made = addAfter(ARGV[2], tonumber(ARGV[3]))
 finish()
 return made

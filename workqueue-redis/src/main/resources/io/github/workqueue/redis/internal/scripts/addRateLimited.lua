@@ -1,5 +1,6 @@
 -- ARGV: now, item, limiter (JSON), and the buckets' delays if reserve.lua reserved them
--- (JSON; empty to reserve here). Counts a failure, then waits as addAfter.
+-- (JSON; empty to reserve here). Counts a failure, then waits as addAfter (at priority 0, which
+-- raises an item present at a lower one).
 -- Returns the delay in microseconds.
 promoteDue()
 local reserved = nil
@@ -7,6 +8,7 @@ if ARGV[4] and ARGV[4] ~= '' then
   reserved = cjson.decode(ARGV[4])
 end
 local delay = when(cjson.decode(ARGV[3]), ARGV[2], reserved)
+raiseToZero(ARGV[2])
 addAfter(ARGV[2], delay)
 finish()
 return delay

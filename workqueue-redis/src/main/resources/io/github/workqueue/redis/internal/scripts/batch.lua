@@ -25,8 +25,9 @@ if doneCount > 0 or wanted > 0 then
   lastToken, endedSince = tonumber(counters[1] or 0), tonumber(counters[2] or 0)
 end
 
--- Due waiting items enter the FIFO before the items added now, as they were ready first.
-if addCount > 0 or optionCount > 0 or wanted > 0 then
+-- Due waiting items enter the FIFO before the items added or requeued (by a done) now, as
+-- they were ready first.
+if addCount > 0 or optionCount > 0 or doneCount > 0 or wanted > 0 then
   promoteDue()
 end
 
@@ -82,17 +83,18 @@ if addCount > 0 then
   for i = 1, addCount do
     items[i] = ARGV[8 + i]
   end
-  if exists(WAITING) then
-    supersede(items, redis.call('ZMSCORE', WAITING, unpack(items)))
-  end
   if exists(PRIO) then
-    -- These adds have priority 0: an item present at a lower one is raised.
+    -- These adds have priority 0: an item present at a lower one is raised, a waiting one
+    -- included (so before its waiting entry is superseded).
     local prios = redis.call('HMGET', PRIO, unpack(items))
     for i, item in ipairs(items) do
       if prios[i] and tonumber(prios[i]) < 0 then
         levels().prioritize(item, 0, '')
       end
     end
+  end
+  if exists(WAITING) then
+    supersede(items, redis.call('ZMSCORE', WAITING, unpack(items)))
   end
   markDirtyAll(items, redis.call('HMGET', DIRTY, unpack(items)), redis.call('HMGET', INFLIGHT, unpack(items)))
 end

@@ -894,6 +894,16 @@ local function nextEvent()
   return best
 end
 
+-- A plain add (at priority 0) of an item present at a lower priority raises it to 0.
+local function raiseToZero(item)
+  if exists(PRIO) then
+    local priority = redis.call('HGET', PRIO, item)
+    if priority and tonumber(priority) < 0 then
+      levels().prioritize(item, 0, '')
+    end
+  end
+end
+
 -- One waiting entry per item: the earliest ready time wins; a delay of zero or less is add.
 local function addAfter(item, delay)
   if delay <= 0 then

@@ -5,6 +5,7 @@ if redis.call('HDEL', PARKED, ARGV[2]) == 0 then
 end
 redis.call('HDEL', EXPIRIES, ARGV[2])
 if ARGV[3] == 'requeue' then
+  promoteDue()
   addNow(ARGV[2])
   finish()
 end
