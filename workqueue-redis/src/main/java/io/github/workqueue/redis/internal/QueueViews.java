@@ -73,12 +73,12 @@ final class QueueViews {
 		return sizes;
 	}
 
+	/**
+	 * Items waiting for their ready time: read from the stats, whose script first
+	 * promotes the items whose time has come.
+	 */
 	int waitingLen() {
-		long waiting = 0;
-		for (int shard = 0; shard < this.shards.count(); shard++) {
-			waiting += this.link.sortedSetSize(this.shards.keys(shard).waiting());
-		}
-		return (int) Math.min(Integer.MAX_VALUE, waiting);
+		return (int) Math.min(Integer.MAX_VALUE, stats().waiting());
 	}
 
 	/** The figures of every shard, summed. */

@@ -34,7 +34,6 @@ import io.lettuce.core.api.async.RedisListAsyncCommands;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.api.sync.RedisHashCommands;
 import io.lettuce.core.api.sync.RedisListCommands;
-import io.lettuce.core.api.sync.RedisSortedSetCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
@@ -162,7 +161,7 @@ public final class RedisLink implements AutoCloseable {
 			var sync = typed.sync();
 			return new Commands(typed.async(), typed.async(),
 					() -> await(typed.async().functionLoad(ScriptLibrary.CODE, true), connection.getTimeout()),
-					typed.async(), typed.async(), sync, sync, sync, connection.getTimeout());
+					typed.async(), typed.async(), sync, sync, connection.getTimeout());
 		}, (connection) -> ((StatefulRedisConnection<String, String>) connection).async());
 	}
 
@@ -171,7 +170,7 @@ public final class RedisLink implements AutoCloseable {
 			var typed = (StatefulRedisClusterConnection<String, String>) connection;
 			var sync = typed.sync();
 			return new Commands(typed.async(), typed.async(), () -> loadOnEveryMaster(typed), typed.async(),
-					typed.async(), sync, sync, sync, connection.getTimeout());
+					typed.async(), sync, sync, connection.getTimeout());
 		}, (connection) -> ((StatefulRedisClusterConnection<String, String>) connection).async());
 	}
 
@@ -484,10 +483,6 @@ public final class RedisLink implements AutoCloseable {
 		return commands().lists().llen(key);
 	}
 
-	long sortedSetSize(String key) {
-		return commands().sortedSets().zcard(key);
-	}
-
 	/**
 	 * Listens for the wake-up hints on a list key, on a connection of its own.
 	 * @param block how long one blocking pop waits at most
@@ -523,8 +518,7 @@ public final class RedisLink implements AutoCloseable {
 	private record Commands(RedisScriptingAsyncCommands<String, String> scripting,
 			RedisFunctionAsyncCommands<String, String> functions, Runnable libraryLoader,
 			RedisHashAsyncCommands<String, String> asyncHashes, RedisListAsyncCommands<String, String> asyncLists,
-			RedisHashCommands<String, String> hashes, RedisListCommands<String, String> lists,
-			RedisSortedSetCommands<String, String> sortedSets, Duration timeout) {
+			RedisHashCommands<String, String> hashes, RedisListCommands<String, String> lists, Duration timeout) {
 	}
 
 }

@@ -1,2 +1,5 @@
--- ARGV: now. The number of ready items.
+-- ARGV: now. The number of ready items, the waiting items whose time has come included: they
+-- are promoted first, as any script that looks at readiness does.
+promoteDue()
+finish()
 return readyCount()

@@ -1,4 +1,7 @@
 -- ARGV: now. Queue-wide figures: {queued, waiting, in flight, parked, redeliveries, rejected dones}.
+-- The waiting items whose time has come are promoted first: they are queued, no longer waiting.
+promoteDue()
+finish()
 local c = redis.call('HMGET', COUNTERS, 'redeliveries', 'rejected')
 return { readyCount(), redis.call('ZCARD', WAITING), redis.call('HLEN', INFLIGHT),
   redis.call('HLEN', PARKED), tonumber(c[1] or 0), tonumber(c[2] or 0) }
