@@ -7,10 +7,12 @@ import java.util.Optional;
 import java.util.Random;
 
 import io.github.workqueue.core.AddOptions;
+import io.github.workqueue.core.FairnessKeyExtractor;
 import io.github.workqueue.core.FakeClock;
 import io.github.workqueue.core.PrioritizedItem;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.WorkQueue;
+import io.github.workqueue.core.WorkQueueBuilder;
 import io.github.workqueue.core.ratelimit.ExponentialFailureRateLimiter;
 import org.junit.jupiter.api.Test;
 
@@ -18,12 +20,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Random sequences of adds (plain, with a priority, delayed, both, rate-limited), gets,
- * dones and clock steps, run on the memory queue and on a Redis queue side by side, their
- * time driven by one {@link FakeClock}: the memory queue is the model. After every step
- * both hold as many ready items per priority and as many waiting items, and every get
- * takes the same item at the same priority. A failure names the sequence's seed and its
- * steps. {@code -Dworkqueue.differential.sequences=N} runs more sequences than the
- * build's.
+ * dones and clock steps, on queues with or without fairness (a key per tenant), run on
+ * the memory queue and on a Redis queue side by side, their time driven by one
+ * {@link FakeClock}: the memory queue is the model. After every step both hold as many
+ * ready items per priority and as many waiting items, and every get takes the same item
+ * at the same priority. A failure names the sequence's seed and its steps.
+ * {@code -Dworkqueue.differential.sequences=N} runs more sequences than the build's.
  */
 class RedisDifferentialTest {
 
@@ -44,20 +46,26 @@ class RedisDifferentialTest {
 	private void run(long seed) throws InterruptedException {
 		Random random = new Random(seed);
 		int defaultPriority = random.nextInt(4) == 0 ? 3 : 0;
+		boolean fair = random.nextInt(3) == 0;
 		FakeClock clock = new FakeClock();
-		RateLimitingQueue<String> memory = WorkQueue.builder()
+		WorkQueueBuilder memoryBuilder = WorkQueue.builder()
 			.clock(clock)
 			.defaultPriority(defaultPriority)
-			.rateLimiter(new ExponentialFailureRateLimiter<>(Duration.ofMillis(100), Duration.ofSeconds(2)))
-			.buildRateLimiting();
-		RateLimitingQueue<String> redis = RedisQueue
+			.rateLimiter(new ExponentialFailureRateLimiter<>(Duration.ofMillis(100), Duration.ofSeconds(2)));
+		RedisQueueBuilder redisBuilder = RedisQueue
 			.builder(RedisQueueConnection.of(TestRedis.client()), TestRedis.uniqueName("differential"))
 			.timeForTests(clock)
 			.defaultPriority(defaultPriority)
-			.rateLimiter(new ExponentialFailureRateLimiter<>(Duration.ofMillis(100), Duration.ofSeconds(2)))
-			.build(ItemCodec.strings());
+			.rateLimiter(new ExponentialFailureRateLimiter<>(Duration.ofMillis(100), Duration.ofSeconds(2)));
+		if (fair) {
+			FairnessKeyExtractor<String> byTenant = RedisDifferentialTest::tenant;
+			memoryBuilder.fairness(byTenant);
+			redisBuilder.fairness(byTenant);
+		}
+		RateLimitingQueue<String> memory = memoryBuilder.buildRateLimiting();
+		RateLimitingQueue<String> redis = redisBuilder.build(ItemCodec.strings());
 		List<String> steps = new ArrayList<>();
-		steps.add("seed " + seed + ", default priority " + defaultPriority);
+		steps.add("seed " + seed + ", default priority " + defaultPriority + (fair ? ", fairness by tenant" : ""));
 		List<String> processing = new ArrayList<>();
 		try {
 			for (int step = 0; step < STEPS; step++) {
@@ -108,12 +116,22 @@ class RedisDifferentialTest {
 				assertThat(redis.lenByPriority()).as(so).isEqualTo(memory.lenByPriority());
 				assertThat(redis.len()).as(so).isEqualTo(memory.len());
 				assertThat(redis.waitingLen()).as(so).isEqualTo(memory.waitingLen());
+				assertThat(redis.lenByFairnessKey()).as(so).isEqualTo(memory.lenByFairnessKey());
 			}
 		}
 		finally {
 			memory.shutDown();
 			redis.shutDown();
 		}
+	}
+
+	/** The fairness key of an item: a and b are tenant x's, c and d y's, e z's. */
+	private static List<String> tenant(String item) {
+		return List.of(switch (item) {
+			case "a", "b" -> "x";
+			case "c", "d" -> "y";
+			default -> "z";
+		});
 	}
 
 	private static void both(RateLimitingQueue<String> memory, RateLimitingQueue<String> redis,
