@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
@@ -58,12 +59,13 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Concurrency: the request queues, the takers, the flights and every field without a note
  * of its own are guarded by this object's monitor, which is never held across I/O or a
- * wait for anything but the monitor itself. Lettuce's threads take it only to hand a
- * landed flight or a hint to the sender ({@link #landed}, {@link #hintEnded}); the
- * replies are read, and any further command sent, on the sender. Each request's outcome
- * is guarded by its own monitor and written once. The sender starts when there is
- * something to send and ends when the queue is shutting down and no add, done or flight
- * is left; a later add or done starts it again.
+ * wait: the sender parks outside it, and whoever gives it something to do unparks it. A
+ * Lettuce thread hands a landed flight over without the monitor (a concurrent queue and
+ * an unpark, {@link #landed}); a hint takes it for a moment ({@link #hintEnded}); the
+ * replies are read, and any further command sent, on the sender or a helper thread. Each
+ * request's outcome is guarded by its own monitor and written once. The sender starts
+ * when there is something to send and ends when the queue is shutting down and no add,
+ * done or flight is left; a later add or done starts it again.
  */
 final class Batcher {
 
@@ -120,7 +122,7 @@ final class Batcher {
 	private final @Nullable Flight[] flying;
 
 	/** Flights whose reply came (or failed), for the sender to read. */
-	private final ArrayDeque<Flight> landed = new ArrayDeque<>();
+	private final ConcurrentLinkedQueue<Flight> landed = new ConcurrentLinkedQueue<>();
 
 	/** The flight that carries the takers' lease ask, until it is read. */
 	private @Nullable Flight asking;
@@ -236,7 +238,7 @@ final class Batcher {
 		synchronized (this) {
 			this.adds.get(request.shard).add(request);
 			arrived();
-			wakeSender();
+			wakeSenderFor(request.shard);
 		}
 		Duration bound = this.link.requestBound();
 		if (!request.await(bound.toNanos())) {
@@ -262,7 +264,7 @@ final class Batcher {
 		synchronized (this) {
 			this.dones.get(request.shard).add(request);
 			arrived();
-			wakeSender();
+			wakeSenderFor(request.shard);
 		}
 		long bound = Math.max(0, giveUpAtNanos - System.nanoTime()) + this.link.requestBound().toNanos();
 		request.await(bound);
@@ -286,7 +288,7 @@ final class Batcher {
 			this.takers.add(taker);
 			arrived();
 			this.pollAt = System.nanoTime();
-			wakeSender();
+			wakeSenderForTakers();
 		}
 		long start = System.nanoTime();
 		long triedBound = Math.max(timeoutNanos, this.link.requestBound().toNanos());
@@ -331,7 +333,7 @@ final class Batcher {
 				taker.cancel();
 			}
 			this.takers.clear();
-			notifyAll();
+			unparkSender();
 		}
 		this.hints.forEach(WakeHints::close);
 	}
@@ -364,10 +366,44 @@ final class Batcher {
 		}
 	}
 
+	/**
+	 * Starts the sending thread if none runs, or wakes it if it can send for the shard
+	 * now: while the shard's flight is on its way, its landing wakes the sender, and a
+	 * wake-up before it would only cost a context switch. Called under the monitor.
+	 */
+	private void wakeSenderFor(int shard) {
+		if (!this.running || this.flying[shard] == null) {
+			wakeSender();
+		}
+	}
+
+	/**
+	 * As {@link #wakeSenderFor} for a new taker: it can be asked for now only if some
+	 * shard has no flight on its way.
+	 */
+	private void wakeSenderForTakers() {
+		for (Flight flight : this.flying) {
+			if (flight == null) {
+				wakeSender();
+				return;
+			}
+		}
+		if (!this.running) {
+			wakeSender();
+		}
+	}
+
+	private void unparkSender() {
+		Thread current = this.sender;
+		if (current != null) {
+			LockSupport.unpark(current);
+		}
+	}
+
 	/** Starts the sending thread if none runs, or wakes it. Called under the monitor. */
 	private void wakeSender() {
 		if (this.running) {
-			notifyAll();
+			unparkSender();
 			return;
 		}
 		this.running = true;
@@ -431,13 +467,21 @@ final class Batcher {
 	private @Nullable Work next() throws InterruptedException {
 		while (true) {
 			long lingerNanos;
+			long idleNanos;
 			synchronized (this) {
 				long now = System.nanoTime();
 				timeOutOverdue(now);
 				if (!this.landed.isEmpty()) {
-					List<Flight> read = new ArrayList<>(this.landed);
-					this.landed.clear();
-					return new Work(read, null);
+					List<Flight> read = new ArrayList<>();
+					Flight flight;
+					while ((flight = this.landed.poll()) != null) {
+						if (this.flying[flight.shard()] == flight && !read.contains(flight)) {
+							read.add(flight);
+						}
+					}
+					if (!read.isEmpty()) {
+						return new Work(read, null);
+					}
 				}
 				boolean ready = sendable(now);
 				lingerNanos = (this.awaited.isEmpty()) ? 0 : this.lingerUntil - now;
@@ -446,26 +490,46 @@ final class Batcher {
 				}
 				if (ready) {
 					this.lingeringSender = Thread.currentThread();
+					idleNanos = 0;
 				}
 				else {
+					lingerNanos = 0;
 					if (this.shuttingDown && !hasRequests() && !hasFlights()) {
 						this.running = false;
 						return null;
 					}
-					await(now);
-					continue;
+					idleNanos = idleNanos(now);
 				}
 			}
-			// Parked rather than waiting on the monitor: a timed wait lasts at least a
-			// millisecond.
+			if (!ready(lingerNanos, idleNanos)) {
+				continue;
+			}
+		}
+	}
+
+	/**
+	 * Parks the sender outside the monitor: lingering for the awaited threads, or idle
+	 * until something to do. Whoever gives it something to do unparks it (a request, a
+	 * landing, a hint), so that a hand-off costs one wake-up, not a monitor's.
+	 * @return false, to look again
+	 */
+	private boolean ready(long lingerNanos, long idleNanos) throws InterruptedException {
+		if (lingerNanos > 0) {
 			LockSupport.parkNanos(this, lingerNanos);
 			synchronized (this) {
 				this.lingeringSender = null;
 			}
-			if (Thread.interrupted()) {
-				throw new InterruptedException();
-			}
 		}
+		else if (idleNanos == Long.MAX_VALUE) {
+			LockSupport.park(this);
+		}
+		else {
+			LockSupport.parkNanos(this, idleNanos);
+		}
+		if (Thread.interrupted()) {
+			throw new InterruptedException();
+		}
+		return false;
 	}
 
 	/**
@@ -475,9 +539,9 @@ final class Batcher {
 	 */
 	private void timeOutOverdue(long now) {
 		for (Flight flight : this.flying) {
-			if (flight != null && now - flight.deadlineNanos >= 0 && !this.landed.contains(flight)) {
+			if (flight != null && now - flight.deadlineNanos >= 0 && flight.handOver()) {
 				flight.timeOut();
-				landed(flight);
+				this.landed.add(flight);
 			}
 		}
 	}
@@ -516,10 +580,11 @@ final class Batcher {
 	}
 
 	/**
-	 * Waits for something to do: a request, a landing, a retry's time, the takers' poll,
-	 * an ask's patience, a flight's deadline. Called under the monitor.
+	 * How long the sender may stay idle at most: until a retry's time, the takers' poll,
+	 * an ask's patience or a flight's deadline, or {@code Long.MAX_VALUE} for none; a
+	 * request, a landing or a hint ends it sooner. Called under the monitor.
 	 */
-	private void await(long now) throws InterruptedException {
+	private long idleNanos(long now) {
 		long wakeAt = now + Long.MAX_VALUE / 2;
 		boolean timed = false;
 		for (int shard = 0; shard < this.flying.length; shard++) {
@@ -542,12 +607,7 @@ final class Batcher {
 			}
 			timed = true;
 		}
-		if (!timed) {
-			wait();
-		}
-		else {
-			TimeUnit.NANOSECONDS.timedWait(this, Math.max(1, wakeAt - now));
-		}
+		return timed ? Math.max(1, wakeAt - now) : Long.MAX_VALUE;
 	}
 
 	private static long earlier(long a, long b) {
@@ -558,9 +618,10 @@ final class Batcher {
 	 * Takes what the next batch carries, one part per shard. Called under the monitor.
 	 */
 	private List<Part> nextBatch(long now) {
+		// Asked before the hint is cleared: the ask is due because of it.
+		int askShard = askShard(now);
 		this.hinted = false;
 		this.awaited.clear();
-		int askShard = askShard(now);
 		List<Taker> included = List.of();
 		if (askShard >= 0) {
 			int wanted = Math.min(MOST_PER_BATCH, countTakers());
@@ -673,16 +734,9 @@ final class Batcher {
 	 * (or the sender's, for a reply already there).
 	 */
 	private void landed(Flight flight) {
-		synchronized (this) {
-			if (this.flying[flight.shard()] != flight || this.landed.contains(flight)) {
-				// Handed over already (it timed out), or read.
-				return;
-			}
+		if (flight.handOver()) {
 			this.landed.add(flight);
-			notifyAll();
-			if (this.lingeringSender != null) {
-				LockSupport.unpark(this.lingeringSender);
-			}
+			unparkSender();
 		}
 	}
 
@@ -851,7 +905,7 @@ final class Batcher {
 			if (waited) {
 				this.hinted = true;
 				this.turn = shard;
-				notifyAll();
+				unparkSender();
 			}
 		}
 		if (passOn) {

@@ -3,6 +3,7 @@ package io.github.workqueue.redis.internal;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
@@ -36,6 +37,16 @@ final class Flight {
 	private final @Nullable RuntimeException notSent;
 
 	private boolean timedOut;
+
+	private final AtomicBoolean handedOver = new AtomicBoolean();
+
+	/**
+	 * True the first time: the flight is handed to the sender once, by its landing or its
+	 * timeout.
+	 */
+	boolean handOver() {
+		return this.handedOver.compareAndSet(false, true);
+	}
 
 	private Flight(ShardBatch part, List<Taker> takers, long sentNanos, long deadlineNanos,
 			RedisLink.@Nullable Sent<List<Object>> script, @Nullable RuntimeException notSent) {
