@@ -60,6 +60,34 @@ class RedisQueueTest {
 	}
 
 	@Test
+	void aGetWithATimeoutShouldReturnSoonAfterItOnAnEmptyQueue() throws Exception {
+		// Real time, so that a short ask makes the takers wait for a hint or the longest
+		// block (1 s): a get must still end at its own timeout, not at the next poll.
+		RedisQueue<String> queue = track(
+				RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), this.name).build(ItemCodec.strings()));
+		List<CompletableFuture<Long>> getters = new ArrayList<>();
+		for (int thread = 0; thread < 3; thread++) {
+			getters.add(CompletableFuture.supplyAsync(() -> {
+				long start = System.nanoTime();
+				for (int i = 0; i < 5; i++) {
+					try {
+						assertThat(queue.get(Duration.ofMillis(100))).isEmpty();
+					}
+					catch (InterruptedException ex) {
+						throw new IllegalStateException(ex);
+					}
+				}
+				return (System.nanoTime() - start) / 1_000_000;
+			}));
+		}
+		for (CompletableFuture<Long> getter : getters) {
+			// Five gets of 100 ms: well under the 5 s that five waits for the next poll
+			// would take, even on a busy machine.
+			assertThat(getter.get(30, TimeUnit.SECONDS)).as("milliseconds for five gets of 100 ms").isLessThan(4000);
+		}
+	}
+
+	@Test
 	void instancesShouldShareOneQueueWithDedup() throws InterruptedException {
 		RedisQueue<String> a = instance("a");
 		RedisQueue<String> b = instance("b");

@@ -9,7 +9,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
@@ -59,13 +58,12 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Concurrency: the request queues, the takers, the flights and every field without a note
  * of its own are guarded by this object's monitor, which is never held across I/O or a
- * wait: the sender parks outside it, and whoever gives it something to do unparks it. A
- * Lettuce thread hands a landed flight over without the monitor (a concurrent queue and
- * an unpark, {@link #landed}); a hint takes it for a moment ({@link #hintEnded}); the
- * replies are read, and any further command sent, on the sender or a helper thread. Each
- * request's outcome is guarded by its own monitor and written once. The sender starts
- * when there is something to send and ends when the queue is shutting down and no add,
- * done or flight is left; a later add or done starts it again.
+ * wait for anything but the monitor itself. Lettuce's threads take it only to hand a
+ * landed flight or a hint to the sender ({@link #landed}, {@link #hintEnded}); the
+ * replies are read, and any further command sent, on the sender. Each request's outcome
+ * is guarded by its own monitor and written once. The sender starts when there is
+ * something to send and ends when the queue is shutting down and no add, done or flight
+ * is left; a later add or done starts it again.
  */
 final class Batcher {
 
@@ -122,7 +120,7 @@ final class Batcher {
 	private final @Nullable Flight[] flying;
 
 	/** Flights whose reply came (or failed), for the sender to read. */
-	private final ConcurrentLinkedQueue<Flight> landed = new ConcurrentLinkedQueue<>();
+	private final java.util.concurrent.ConcurrentLinkedQueue<Flight> landed = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
 	/** The flight that carries the takers' lease ask, until it is read. */
 	private @Nullable Flight asking;
@@ -131,6 +129,12 @@ final class Batcher {
 	private final long[] retryAt;
 
 	private final long[] backoffNanos;
+
+	/**
+	 * When the last taker came ({@link System#nanoTime()}): a short ask sent before it
+	 * did not ask for it, so the takers do not wait for a hint then.
+	 */
+	private long lastTakerNanos;
 
 	/** A hint was popped since the last batch was made. */
 	private boolean hinted;
@@ -288,6 +292,7 @@ final class Batcher {
 			this.takers.add(taker);
 			arrived();
 			this.pollAt = System.nanoTime();
+			this.lastTakerNanos = this.pollAt;
 			wakeSenderForTakers();
 		}
 		long start = System.nanoTime();
@@ -303,10 +308,13 @@ final class Batcher {
 					if (remaining == Long.MAX_VALUE) {
 						taker.wait();
 					}
+					else if (remaining > 0) {
+						TimeUnit.NANOSECONDS.timedWait(taker, remaining);
+					}
 					else {
 						// Even with no time left, one batch asks Redis for this taker,
 						// within the bound.
-						TimeUnit.NANOSECONDS.timedWait(taker, Math.max(remaining, triedBound - waited));
+						TimeUnit.NANOSECONDS.timedWait(taker, triedBound - waited);
 					}
 				}
 			}
@@ -554,15 +562,17 @@ final class Batcher {
 				return true;
 			}
 		}
-		return askShard(now) >= 0;
+		return askShard(now, false) >= 0;
 	}
 
 	/**
 	 * The shard the takers' lease ask goes to now, or -1 if none is due or free: from the
 	 * turn on, the first shard with no flight and no backoff. Called under the monitor.
+	 * @param batchGoes whether a batch is made anyway: then the waiting takers are asked
+	 * for in it even before their poll is due, as the ask costs the round trip nothing
 	 */
-	private int askShard(long now) {
-		boolean due = hasTakers() && (this.hinted || now - this.pollAt >= 0);
+	private int askShard(long now, boolean batchGoes) {
+		boolean due = hasTakers() && (batchGoes || this.hinted || now - this.pollAt >= 0);
 		if (!due || (this.asking != null && now - this.asking.sentNanos < ASK_PATIENCE_NANOS)) {
 			return -1;
 		}
@@ -619,7 +629,7 @@ final class Batcher {
 	 */
 	private List<Part> nextBatch(long now) {
 		// Asked before the hint is cleared: the ask is due because of it.
-		int askShard = askShard(now);
+		int askShard = askShard(now, true);
 		this.hinted = false;
 		this.awaited.clear();
 		List<Taker> included = List.of();
@@ -829,7 +839,7 @@ final class Batcher {
 			this.link.helpers().execute(() -> giveBack(unclaimed));
 		}
 		if (granted < part.wanted()) {
-			return shardWasShort((Long) reply.get(0));
+			return shardWasShort((Long) reply.get(0), sent);
 		}
 		synchronized (this) {
 			this.shortShards = 0;
@@ -840,10 +850,11 @@ final class Batcher {
 
 	/**
 	 * A shard had fewer leases than asked for: the next shard is asked at once; once
-	 * every shard in a row was short, the takers wait for a hint or the soonest event.
+	 * every shard in a row was short, the takers wait for a hint or the soonest event
+	 * (unless one of them came after the ask was sent).
 	 * @return whether every shard in a row was short
 	 */
-	private boolean shardWasShort(long nextEventMicros) {
+	private boolean shardWasShort(long nextEventMicros, long askSentNanos) {
 		synchronized (this) {
 			if (nextEventMicros >= 0 && (this.soonestEventMicros < 0 || nextEventMicros < this.soonestEventMicros)) {
 				this.soonestEventMicros = nextEventMicros;
@@ -856,7 +867,9 @@ final class Batcher {
 			if (this.soonestEventMicros >= 0) {
 				wait = Math.min(wait, Math.max(SHORTEST_POLL_NANOS, this.soonestEventMicros * 1000));
 			}
-			this.pollAt = System.nanoTime() + wait;
+			// A taker that came after the ask was sent was not asked for: it is asked at
+			// once.
+			this.pollAt = System.nanoTime() + ((this.lastTakerNanos - askSentNanos > 0) ? 0 : wait);
 			this.shortShards = 0;
 			this.soonestEventMicros = -1;
 		}
