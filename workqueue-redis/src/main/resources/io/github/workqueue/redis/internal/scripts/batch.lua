@@ -151,12 +151,18 @@ end
 -- Dones: a lease ends only by its own token (fencing); a repeat of an accepted done (a retry
 -- whose first reply was lost) is accepted again while the item's last ended lease is still
 -- that one; the item runs again if it was added meanwhile.
+-- A rejected done is remembered as an accepted one is (token, space, item), so that its repeats
+-- (retries, Lettuce's replay after a reconnect) are rejected again but counted once.
+local REJECTED, REJECTED_OLD = ENDED .. ':rejected', ENDED_OLD .. ':rejected'
 if doneCount > 0 then
   if now - endedSince >= endedMicros then
     -- A new window: what ended two windows ago is forgotten (freed in the background).
-    redis.call('UNLINK', ENDED_OLD)
+    redis.call('UNLINK', ENDED_OLD, REJECTED_OLD)
     if redis.call('EXISTS', ENDED) == 1 then
       redis.call('RENAME', ENDED, ENDED_OLD)
+    end
+    if redis.call('EXISTS', REJECTED) == 1 then
+      redis.call('RENAME', REJECTED, REJECTED_OLD)
     end
     redis.call('HSET', COUNTERS, 'endedSince', nowText)
   end
@@ -193,16 +199,29 @@ if doneCount > 0 then
     end
     local recent = redis.call('HMGET', ENDED, unpack(fields))
     local older = redis.call('HMGET', ENDED_OLD, unpack(fields))
-    local rejected = 0
+    local rejections, marks = {}, {}
     for i, j in ipairs(unknown) do
       if recent[i] == tokens[j] or older[i] == tokens[j] then
         result[1 + addCount + optionCount + j] = 1
       else
-        rejected = rejected + 1
+        rejections[#rejections + 1] = tokens[j] .. ' ' .. items[j]
       end
     end
-    if rejected > 0 then
-      redis.call('HINCRBY', COUNTERS, 'rejected', rejected)
+    if #rejections > 0 then
+      local seen = redis.call('HMGET', REJECTED, unpack(rejections))
+      local seenBefore = redis.call('HMGET', REJECTED_OLD, unpack(rejections))
+      local counted = {}
+      for i, field in ipairs(rejections) do
+        if not seen[i] and not seenBefore[i] and not counted[field] then
+          counted[field] = true
+          marks[#marks + 1] = field
+          marks[#marks + 1] = '1'
+        end
+      end
+      if #marks > 0 then
+        redis.call('HSET', REJECTED, unpack(marks))
+        redis.call('HINCRBY', COUNTERS, 'rejected', #marks / 2)
+      end
     end
   end
   if #finished > 0 then
