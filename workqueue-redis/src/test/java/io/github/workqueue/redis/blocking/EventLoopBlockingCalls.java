@@ -18,10 +18,11 @@ import reactor.blockhound.integration.BlockHoundIntegration;
  * Applied after every other integration, so that its callback is the one kept.
  *
  * <p>
- * The one allowance: a blocking call with none of the library's frames on its stack is
+ * The allowances: a blocking call with none of the library's frames on its stack is
  * Lettuce's or Netty's own (Lettuce's cluster topology refresh, its reconnect logging and
  * node connection set-up, Netty's buffer pool all take locks on these threads), which the
- * library can neither cause nor mend. Every call made from the library's code, its
+ * library can neither cause nor mend; and Netty's buffer pool's lock, which any write may
+ * take, the library's included (below). Every call made from the library's code, its
  * completion callbacks included, is checked. What BlockHound does not see is a monitor
  * held across I/O; the library holds none (see the note on each class that a Lettuce
  * callback reaches).
@@ -36,6 +37,13 @@ public final class EventLoopBlockingCalls implements BlockHoundIntegration {
 
 	@Override
 	public void applyTo(BlockHound.Builder builder) {
+		// Netty's pooled buffer allocator (4.2) takes a StampedLock for a moment when it
+		// grows or frees a magazine, on any write: the library's too when it sends a
+		// command
+		// from a completion (a hint passed on, a library load), as asynchronous code
+		// does.
+		// Netty's lock, which Netty's own integration does not list yet.
+		builder.allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$Magazine", "free");
 		builder.blockingMethodCallback((method) -> {
 			BlockingOperationError error = new BlockingOperationError(method);
 			if (Arrays.stream(error.getStackTrace()).noneMatch(EventLoopBlockingCalls::isLibrarys)) {
