@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
@@ -58,12 +59,13 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Concurrency: the request queues, the takers, the flights and every field without a note
  * of its own are guarded by this object's monitor, which is never held across I/O or a
- * wait for anything but the monitor itself. Lettuce's threads take it only to hand a
- * landed flight or a hint to the sender ({@link #landed}, {@link #hintEnded}); the
- * replies are read, and any further command sent, on the sender. Each request's outcome
- * is guarded by its own monitor and written once. The sender starts when there is
- * something to send and ends when the queue is shutting down and no add, done or flight
- * is left; a later add or done starts it again.
+ * wait: the sender parks outside it, and whoever gives it something to do unparks it. A
+ * Lettuce thread hands a landed flight over without the monitor (a concurrent queue and
+ * an unpark, {@link #landed}); a hint takes it for a moment ({@link #hintEnded}); the
+ * replies are read, and any further command sent, on the sender or a helper thread. Each
+ * request's outcome is guarded by its own monitor and written once. The sender starts
+ * when there is something to send and ends when the queue is shutting down and no add,
+ * done or flight is left; a later add or done starts it again.
  */
 final class Batcher {
 
@@ -120,7 +122,7 @@ final class Batcher {
 	private final @Nullable Flight[] flying;
 
 	/** Flights whose reply came (or failed), for the sender to read. */
-	private final java.util.concurrent.ConcurrentLinkedQueue<Flight> landed = new java.util.concurrent.ConcurrentLinkedQueue<>();
+	private final ConcurrentLinkedQueue<Flight> landed = new ConcurrentLinkedQueue<>();
 
 	/** The flight that carries the takers' lease ask, until it is read. */
 	private @Nullable Flight asking;
@@ -163,12 +165,6 @@ final class Batcher {
 	private final Set<Thread> awaited = new HashSet<>();
 
 	private long lingerUntil;
-
-	/**
-	 * The sending thread, while it parks for {@link #awaited}; it is unparked when they
-	 * came, or a flight landed.
-	 */
-	private @Nullable Thread lingeringSender;
 
 	/** The sender thread while it runs, for the stall watchdog's report. */
 	private volatile @Nullable Thread sender;
@@ -242,7 +238,7 @@ final class Batcher {
 		synchronized (this) {
 			this.adds.get(request.shard).add(request);
 			arrived();
-			wakeSenderFor(request.shard);
+			wakeSender();
 		}
 		Duration bound = this.link.requestBound();
 		if (!request.await(bound.toNanos())) {
@@ -268,7 +264,7 @@ final class Batcher {
 		synchronized (this) {
 			this.dones.get(request.shard).add(request);
 			arrived();
-			wakeSenderFor(request.shard);
+			wakeSender();
 		}
 		long bound = Math.max(0, giveUpAtNanos - System.nanoTime()) + this.link.requestBound().toNanos();
 		request.await(bound);
@@ -293,7 +289,7 @@ final class Batcher {
 			arrived();
 			this.pollAt = System.nanoTime();
 			this.lastTakerNanos = this.pollAt;
-			wakeSenderForTakers();
+			wakeSender();
 		}
 		long start = System.nanoTime();
 		long triedBound = Math.max(timeoutNanos, this.link.requestBound().toNanos());
@@ -369,35 +365,8 @@ final class Batcher {
 	 * stops lingering once none is awaited. Called under the monitor.
 	 */
 	private void arrived() {
-		if (this.awaited.remove(Thread.currentThread()) && this.awaited.isEmpty() && this.lingeringSender != null) {
-			LockSupport.unpark(this.lingeringSender);
-		}
-	}
-
-	/**
-	 * Starts the sending thread if none runs, or wakes it if it can send for the shard
-	 * now: while the shard's flight is on its way, its landing wakes the sender, and a
-	 * wake-up before it would only cost a context switch. Called under the monitor.
-	 */
-	private void wakeSenderFor(int shard) {
-		if (!this.running || this.flying[shard] == null) {
-			wakeSender();
-		}
-	}
-
-	/**
-	 * As {@link #wakeSenderFor} for a new taker: it can be asked for now only if some
-	 * shard has no flight on its way.
-	 */
-	private void wakeSenderForTakers() {
-		for (Flight flight : this.flying) {
-			if (flight == null) {
-				wakeSender();
-				return;
-			}
-		}
-		if (!this.running) {
-			wakeSender();
+		if (this.awaited.remove(Thread.currentThread()) && this.awaited.isEmpty()) {
+			unparkSender();
 		}
 	}
 
@@ -480,16 +449,13 @@ final class Batcher {
 				long now = System.nanoTime();
 				timeOutOverdue(now);
 				if (!this.landed.isEmpty()) {
+					// Each flight is handed over once (Flight.handOver), and stays flying
+					// until it is read.
 					List<Flight> read = new ArrayList<>();
-					Flight flight;
-					while ((flight = this.landed.poll()) != null) {
-						if (this.flying[flight.shard()] == flight && !read.contains(flight)) {
-							read.add(flight);
-						}
+					for (Flight flight; (flight = this.landed.poll()) != null;) {
+						read.add(flight);
 					}
-					if (!read.isEmpty()) {
-						return new Work(read, null);
-					}
+					return new Work(read, null);
 				}
 				boolean ready = sendable(now);
 				lingerNanos = (this.awaited.isEmpty()) ? 0 : this.lingerUntil - now;
@@ -497,7 +463,6 @@ final class Batcher {
 					return new Work(List.of(), nextBatch(now));
 				}
 				if (ready) {
-					this.lingeringSender = Thread.currentThread();
 					idleNanos = 0;
 				}
 				else {
@@ -509,35 +474,27 @@ final class Batcher {
 					idleNanos = idleNanos(now);
 				}
 			}
-			if (!ready(lingerNanos, idleNanos)) {
-				continue;
-			}
+			park((lingerNanos > 0) ? lingerNanos : idleNanos);
 		}
 	}
 
 	/**
-	 * Parks the sender outside the monitor: lingering for the awaited threads, or idle
-	 * until something to do. Whoever gives it something to do unparks it (a request, a
-	 * landing, a hint), so that a hand-off costs one wake-up, not a monitor's.
-	 * @return false, to look again
+	 * Parks the sender outside the monitor, lingering for the awaited threads or idle
+	 * until there is something to do: whoever gives it something to do unparks it (a
+	 * request, an awaited thread's arrival, a landing, a hint), so that a hand-off costs
+	 * one wake-up.
+	 * @param nanos how long at most, {@code Long.MAX_VALUE} for no limit
 	 */
-	private boolean ready(long lingerNanos, long idleNanos) throws InterruptedException {
-		if (lingerNanos > 0) {
-			LockSupport.parkNanos(this, lingerNanos);
-			synchronized (this) {
-				this.lingeringSender = null;
-			}
-		}
-		else if (idleNanos == Long.MAX_VALUE) {
+	private void park(long nanos) throws InterruptedException {
+		if (nanos == Long.MAX_VALUE) {
 			LockSupport.park(this);
 		}
 		else {
-			LockSupport.parkNanos(this, idleNanos);
+			LockSupport.parkNanos(this, nanos);
 		}
 		if (Thread.interrupted()) {
 			throw new InterruptedException();
 		}
-		return false;
 	}
 
 	/**

@@ -371,34 +371,34 @@ public final class RedisLink implements AutoCloseable {
 		 * that.
 		 */
 		boolean wantsSecondTry() {
-			if (this.secondTry == null || !this.reply.isCompletedExceptionally()) {
-				return false;
+			RedisException failure = failure();
+			return this.secondTry != null && failure != null && RedisLink.wantsSecondTry(failure);
+		}
+
+		/** The Redis failure the reply ended with, or {@code null}. */
+		private @Nullable RedisException failure() {
+			if (!this.reply.isCompletedExceptionally()) {
+				return null;
 			}
 			try {
 				this.reply.getNow(null);
-				return false;
+				return null;
 			}
 			catch (CompletionException | CancellationException ex) {
-				return ex.getCause() instanceof RedisException failure && RedisLink.wantsSecondTry(failure);
+				return (ex.getCause() instanceof RedisException failure) ? failure : null;
 			}
 		}
 
 		/**
 		 * Makes the second try on one of the executor's threads, so that the caller never
-		 * waits for the library's load (which asks every master of a cluster).
+		 * waits for the library's load (which asks every master of a cluster). Only after
+		 * {@link #wantsSecondTry()} said so.
 		 * @return the second try on its way, whose timeout allows for the load and the
 		 * call
 		 */
 		Sent<R> secondTry(Executor executor) {
 			Function<RedisException, R> mend = Objects.requireNonNull(this.secondTry, "a second try's second try");
-			RedisException failure;
-			try {
-				this.reply.getNow(null);
-				throw new IllegalStateException("The first try did not fail");
-			}
-			catch (CompletionException ex) {
-				failure = (RedisException) ex.getCause();
-			}
+			RedisException failure = Objects.requireNonNull(failure(), "a first try that did not fail");
 			return new Sent<>(CompletableFuture.supplyAsync(() -> mend.apply(failure), executor), null,
 					this.timeout.multipliedBy(3));
 		}

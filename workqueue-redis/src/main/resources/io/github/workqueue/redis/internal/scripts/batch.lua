@@ -25,9 +25,9 @@ if doneCount > 0 or wanted > 0 then
   lastToken, endedSince = tonumber(counters[1] or 0), tonumber(counters[2] or 0)
 end
 
--- Due waiting items enter the FIFO before the items added or requeued (by a done) now, as
--- they were ready first.
-if addCount > 0 or optionCount > 0 or doneCount > 0 or wanted > 0 then
+-- Due waiting items enter the FIFO before the items added now, as they were ready first (and
+-- before the items a done requeues: below, where there are some).
+if addCount > 0 or optionCount > 0 or wanted > 0 then
   promoteDue()
 end
 
@@ -239,6 +239,9 @@ if doneCount > 0 then
       else
         gone[#gone + 1] = item
       end
+    end
+    if #again > 0 then
+      promoteDue()
     end
     enqueueAll(again, false)
     if #gone > 0 and (exists(PRIO) or exists(FAIR)) then
