@@ -1,5 +1,6 @@
 package io.github.workqueue.benchmarks;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
@@ -32,17 +33,19 @@ import io.github.workqueue.redis.RedisQueueConnection;
  * for at most 100).</li>
  * </ul>
  * Every item is checked to be processed exactly once (by {@code RedisMeasurement}'s
- * ledger). Run: {@code java -cp
+ * ledger). Each run also prints this JVM's CPU per item (all its threads).
+ * {@code -Ditems}, {@code -DpacedItems} and {@code -DfairnessRun=false} shorten a run.
+ * Run: {@code java -cp
  * workqueue-benchmarks/target/benchmarks.jar
  * io.github.workqueue.benchmarks.RedisPriorityMeasurement}.
  */
 public final class RedisPriorityMeasurement {
 
-	private static final int ITEMS = 100_000;
+	private static final int ITEMS = Integer.getInteger("items", 100_000);
 
 	private static final int WORKERS = 4;
 
-	private static final int PACED_ITEMS = 20_000;
+	private static final int PACED_ITEMS = Integer.getInteger("pacedItems", 20_000);
 
 	/** Adds per second of the paced runs: half or less of what each queue takes here. */
 	private static final int PACE = 2_000;
@@ -56,13 +59,16 @@ public final class RedisPriorityMeasurement {
 		try (MeasuredRedis redis = MeasuredRedis.start()) {
 			String uri = redis.uri();
 			System.out.println(redis.describe());
-			System.out.printf("%-34s %12s %16s %19s %14s %15s%n", "enqueue-and-process x 4", "items/s", "redis us/item",
-					"in scripts us/item", "scripts/item", "commands/item");
+			System.out.printf("%-34s %12s %16s %19s %14s %15s %14s%n", "enqueue-and-process x 4", "items/s",
+					"redis us/item", "in scripts us/item", "scripts/item", "commands/item", "JVM us/item");
 			reportModes(uri, ITEMS, 0);
 			System.out.printf("%-34s%n", "paced at " + PACE + " adds/s");
 			reportModes(uri, PACED_ITEMS, PACE);
-			System.out.println("fairness, 100k ready items of one tenant and 10 of nine others: last small item at get "
-					+ fairness(uri));
+			if (Boolean.parseBoolean(System.getProperty("fairnessRun", "true"))) {
+				System.out
+					.println("fairness, 100k ready items of one tenant and 10 of nine others: last small item at get "
+							+ fairness(uri));
+			}
 		}
 	}
 
@@ -80,15 +86,23 @@ public final class RedisPriorityMeasurement {
 		var stats = client.connect().sync();
 		CommandStats commandsBefore = CommandStats.read(stats);
 		double cpuBefore = RedisMeasurement.cpuSeconds(stats.info("cpu"));
+		long jvmBefore = jvmCpuNanos();
 		double itemsPerSecond = enqueueAndProcess(client, fair, options, items, pace);
+		long jvmNanos = jvmCpuNanos() - jvmBefore;
 		double cpuAfter = RedisMeasurement.cpuSeconds(stats.info("cpu"));
 		CommandStats ran = CommandStats.read(stats).since(commandsBefore);
 		client.shutdown();
 		CommandStats.Counts scripts = ran.of(CommandStats.SCRIPTS);
-		System.out.printf("%-34s %,12.0f %16.1f %19.1f %14.2f %15.1f%n", label, itemsPerSecond,
+		System.out.printf("%-34s %,12.0f %16.1f %19.1f %14.2f %15.1f %14.1f%n", label, itemsPerSecond,
 				(cpuAfter - cpuBefore) * 1e6 / items, scripts.micros() / (double) items,
-				scripts.calls() / (double) items, ran.commands().calls() / (double) items);
+				scripts.calls() / (double) items, ran.commands().calls() / (double) items, jvmNanos / 1e3 / items);
 		System.out.println("  per item: " + ran.perUnit(items));
+	}
+
+	/** This JVM's CPU time so far: producer, workers, sender, Lettuce, all threads. */
+	private static long jvmCpuNanos() {
+		return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+			.getProcessCpuTime();
 	}
 
 	private static RedisQueue<String> queue(RedisClient client, String name, boolean fair) {

@@ -791,9 +791,7 @@ final class Batcher {
 			}
 		}
 		if (!unclaimed.isEmpty()) {
-			// On a helper thread, so that the sender never waits for a shard that
-			// stopped answering just now.
-			this.link.helpers().execute(() -> giveBack(unclaimed));
+			giveBack(unclaimed);
 		}
 		if (granted < part.wanted()) {
 			return shardWasShort((Long) reply.get(0), sent);
@@ -848,16 +846,35 @@ final class Batcher {
 		return false;
 	}
 
-	/** Gives back grants that no taker waited for any more. Runs on a helper thread. */
+	/**
+	 * Gives back grants that no taker waited for any more: the scripts leave now, from
+	 * the sender (so that they go before anything this instance sends later, its close
+	 * included), and their replies are read on a helper thread, so that the sender never
+	 * waits for a shard that stopped answering just now.
+	 */
 	private void giveBack(List<Grant> grants) {
+		List<RedisLink.Sent<Long>> sent;
 		try {
-			this.returns.giveBack(grants.stream().map(Grant::encoded).toList(),
+			sent = this.returns.send(grants.stream().map(Grant::encoded).toList(),
 					grants.stream().map(Grant::token).toList());
 		}
 		catch (RuntimeException ex) {
-			logger.log(Level.WARNING, "workqueue '" + this.name + "': could not give back " + grants.size()
-					+ " leases that no thread waited for any more (" + ex + "); they come back when they expire");
+			couldNotGiveBack(grants, ex);
+			return;
 		}
+		this.link.helpers().execute(() -> {
+			try {
+				sent.forEach(RedisLink.Sent::reply);
+			}
+			catch (RuntimeException ex) {
+				couldNotGiveBack(grants, ex);
+			}
+		});
+	}
+
+	private void couldNotGiveBack(List<Grant> grants, RuntimeException ex) {
+		logger.log(Level.WARNING, "workqueue '" + this.name + "': could not give back " + grants.size()
+				+ " leases that no thread waited for any more (" + ex + "); they come back when they expire");
 	}
 
 	/**

@@ -34,11 +34,24 @@ final class LeaseReturns {
 	 * @throws io.lettuce.core.RedisException if Redis could not be reached
 	 */
 	long giveBack(List<String> encoded, List<Long> tokens) {
+		long released = 0;
+		for (RedisLink.Sent<Long> shard : send(encoded, tokens)) {
+			released += shard.reply();
+		}
+		return released;
+	}
+
+	/**
+	 * Sends the give-back scripts, one per shard, all together, without waiting for their
+	 * replies: each says how many leases of its shard went back.
+	 * @throws io.lettuce.core.RedisException if Redis could not be reached
+	 */
+	List<RedisLink.Sent<Long>> send(List<String> encoded, List<Long> tokens) {
 		Map<Integer, List<Integer>> byShard = new LinkedHashMap<>();
 		for (int i = 0; i < encoded.size(); i++) {
 			byShard.computeIfAbsent(this.shards.of(encoded.get(i)), (shard) -> new ArrayList<>()).add(i);
 		}
-		long released = 0;
+		List<RedisLink.Sent<Long>> sent = new ArrayList<>(byShard.size());
 		for (Map.Entry<Integer, List<Integer>> shard : byShard.entrySet()) {
 			List<Integer> indexes = shard.getValue();
 			String[] args = new String[1 + 2 * indexes.size()];
@@ -47,11 +60,10 @@ final class LeaseReturns {
 				args[1 + 2 * i] = encoded.get(indexes.get(i));
 				args[2 + 2 * i] = Long.toString(tokens.get(indexes.get(i)));
 			}
-			Long count = this.link.run(Script.RELEASE, ScriptOutputType.INTEGER, this.shards.keys(shard.getKey()).all(),
-					args);
-			released += count;
+			sent.add(this.link.send(Script.RELEASE, ScriptOutputType.INTEGER, this.shards.keys(shard.getKey()).all(),
+					args));
 		}
-		return released;
+		return sent;
 	}
 
 }
