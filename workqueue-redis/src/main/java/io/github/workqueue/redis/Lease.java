@@ -1,5 +1,7 @@
 package io.github.workqueue.redis;
 
+import java.util.concurrent.CompletionStage;
+
 import io.github.workqueue.core.ItemLease;
 
 /**
@@ -25,7 +27,23 @@ import io.github.workqueue.core.ItemLease;
  * passed since the last grant or renewal request that Redis answered was sent. It never
  * compares Redis's time with this instance's wall clock, which may be skewed.
  * {@link #expiresAt()} is Redis's deadline, on Redis's clock, for display.
+ *
+ * <p>
+ * <b>Outcome.</b> {@link #outcome()} completes once the first {@code done} of the lease
+ * has a final outcome: at once when Redis answered in time, later when the done returned
+ * {@link DoneResult#NO_ANSWER} (see {@link LateDoneOutcome}).
  */
 public interface Lease extends ItemLease {
+
+	/**
+	 * Returns the final outcome of this lease's first {@code done}: {@code ACCEPTED} or
+	 * {@code REJECTED} once Redis answered (however late), {@code NO_ANSWER} if it never
+	 * answered while it could still tell (two lease durations after the done), or
+	 * {@code REJECTED} for a lease this instance gave back at shutdown. It never
+	 * completes for a lease that no done ended. Dependent actions run on the thread that
+	 * completes it: the done's caller, or a helper thread for an outcome that came late.
+	 * @return the outcome, read-only
+	 */
+	CompletionStage<DoneResult> outcome();
 
 }

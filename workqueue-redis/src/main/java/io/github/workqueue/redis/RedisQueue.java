@@ -95,13 +95,17 @@ public interface RedisQueue<T> extends RateLimitingQueue<T>, FailedAttempts<T>, 
 	void done(T item);
 
 	/**
-	 * Ends a lease, from any thread, and says what Redis answered. A repeat of an
-	 * accepted done of the same lease (a retry after a lost reply) is accepted again for
-	 * at least two lease durations, unless a later lease on the same item has ended by
-	 * done meanwhile (Redis remembers the last one per item); only a done whose lease had
-	 * expired, or such a late repeat, is rejected and counted.
+	 * Ends a lease, from any thread, and says what became of it. A repeat of a done of
+	 * the same lease (a retry after a lost reply) gets the same answer as the first, and
+	 * a rejected done is counted once however many of its attempts reach Redis: Redis
+	 * remembers each ended and each rejected lease for two lease durations and two
+	 * command timeouts at least. Waits for an answer at most twice the client's connect
+	 * timeout and twice its command timeout; without one the done returns
+	 * {@link DoneResult#NO_ANSWER}, is asked again until Redis answers, and its final
+	 * outcome is reported once ({@link Lease#outcome()}, the log,
+	 * {@link RedisQueueBuilder#lateDoneListener}).
 	 * @param lease a lease this queue granted, from {@link #lease(Object)}
-	 * @return whether the lease was accepted, rejected, or Redis could not be reached
+	 * @return whether the lease was accepted or rejected, or that no answer came in time
 	 * @throws IllegalArgumentException if this queue did not grant the lease
 	 */
 	DoneResult done(Lease lease);

@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 import io.github.workqueue.core.Clock;
@@ -47,6 +48,9 @@ public final class RedisQueueBuilder {
 	private int defaultPriority;
 
 	private @Nullable FairnessKeyExtractor<?> fairness;
+
+	private Consumer<? super LateDoneOutcome> lateDoneListener = (outcome) -> {
+	};
 
 	RedisQueueBuilder(RedisQueueConnection connection, String name) {
 		this.connection = Objects.requireNonNull(connection, "connection");
@@ -200,6 +204,19 @@ public final class RedisQueueBuilder {
 	}
 
 	/**
+	 * Sets who is told the final outcome of each {@code done} that returned
+	 * {@link DoneResult#NO_ANSWER}: once per such done, on a helper thread, which it
+	 * should not hold for long. The outcome is also logged and counted. A listener that
+	 * throws is logged and does not change the outcome.
+	 * @param listener the listener
+	 * @return this builder
+	 */
+	public RedisQueueBuilder lateDoneListener(Consumer<? super LateDoneOutcome> listener) {
+		this.lateDoneListener = Objects.requireNonNull(listener, "listener");
+		return this;
+	}
+
+	/**
 	 * Builds the queue and starts renewing its leases.
 	 * @param <T> the type of the items
 	 * @param codec how items are stored
@@ -215,7 +232,7 @@ public final class RedisQueueBuilder {
 		return new DefaultRedisQueue<>(new DefaultRedisQueue.Settings<>(this.name, this.prefix, this.shards,
 				this.connection.link(), codec, this.holder, this.leaseDuration, this.maxRedeliveries,
 				(RateLimiter<? super T>) this.rateLimiter, this.redisTimeMicros, longestBlock, metrics,
-				this.defaultPriority, (FairnessKeyExtractor<? super T>) this.fairness));
+				this.defaultPriority, (FairnessKeyExtractor<? super T>) this.fairness, this.lateDoneListener));
 	}
 
 	private static String defaultHolder() {

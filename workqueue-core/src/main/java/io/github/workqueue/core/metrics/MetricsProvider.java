@@ -141,6 +141,18 @@ public interface MetricsProvider {
 	}
 
 	/**
+	 * Dones of a shared (Redis) queue on this instance that got no answer in time, by the
+	 * final outcome learned later; each is counted once, when its outcome is known. Not
+	 * in client-go; records nothing unless overridden.
+	 * @param name the queue name
+	 * @param outcome the final outcome
+	 * @return the counter
+	 */
+	default CounterMetric newUnansweredDonesMetric(String name, LateOutcome outcome) {
+		return NoopMetricsProvider.INSTANCE.newAddsMetric(name);
+	}
+
+	/**
 	 * Items the queue dropped, by reason. Not in client-go; records nothing unless
 	 * overridden.
 	 * @param name the queue name

@@ -1,6 +1,7 @@
 package io.github.workqueue.redis.internal;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import io.lettuce.core.RedisException;
 import org.jspecify.annotations.Nullable;
@@ -8,21 +9,30 @@ import org.jspecify.annotations.Nullable;
 /**
  * A request to the {@link Batcher} whose caller waits, uninterruptibly, for its outcome:
  * an add or a done of one shard. Thread-safe: the outcome is written once, under the
- * request's monitor, before {@code completed} is set.
+ * request's monitor, before {@code completed} is set; whether the caller stopped waiting
+ * first ({@code callerLeft}) is decided under the same monitor, so that exactly one of
+ * the caller and the completer sees an outcome that came after the caller left.
  */
 abstract class BatchRequest {
 
 	private boolean completed;
 
+	/** Set once the caller stopped waiting without the outcome. */
+	private boolean callerLeft;
+
+	/** Set to let the caller go before the outcome comes. */
+	private boolean released;
+
 	/**
-	 * Waits, uninterruptibly (the interrupt is kept), for the outcome.
+	 * Waits, uninterruptibly (the interrupt is kept), for the outcome; without it, the
+	 * caller leaves, and a later outcome is {@link #completeOnce late}.
 	 * @param timeoutNanos how long to wait at most
 	 * @return whether the outcome came in time
 	 */
 	final synchronized boolean await(long timeoutNanos) {
 		long start = System.nanoTime();
 		boolean interrupted = false;
-		while (!this.completed) {
+		while (!this.completed && !this.released) {
 			long remaining = timeoutNanos - (System.nanoTime() - start);
 			if (remaining <= 0) {
 				break;
@@ -37,17 +47,28 @@ abstract class BatchRequest {
 		if (interrupted) {
 			Thread.currentThread().interrupt();
 		}
+		this.callerLeft = !this.completed;
 		return this.completed;
 	}
 
-	/** Writes the outcome and wakes the caller, once: a later completion is ignored. */
-	final synchronized void completeOnce(Runnable writeOutcome) {
+	/** Lets the caller stop waiting now, without the outcome, which may still come. */
+	final synchronized void release() {
+		this.released = true;
+		notifyAll();
+	}
+
+	/**
+	 * Writes the outcome and wakes the caller, once: a later completion is ignored.
+	 * @return whether the outcome was written after the caller had left
+	 */
+	final synchronized boolean completeOnce(Runnable writeOutcome) {
 		if (this.completed) {
-			return;
+			return false;
 		}
 		writeOutcome.run();
 		this.completed = true;
 		notifyAll();
+		return this.callerLeft;
 	}
 
 	static final class Add extends BatchRequest {
@@ -90,27 +111,45 @@ abstract class BatchRequest {
 
 	}
 
+	/**
+	 * A done: asked of Redis again after each failure until Redis answers or
+	 * {@code askUntilNanos} passes, whether or not its caller still waits.
+	 */
 	static final class Done extends BatchRequest {
 
 		final int shard;
 
 		final HeldLease lease;
 
-		final long giveUpAtNanos;
+		/** When the last attempt may be sent ({@link System#nanoTime()}). */
+		final long askUntilNanos;
 
 		final Thread requester;
 
+		/** Told, once, of an outcome that came after the caller left. */
+		private final Consumer<@Nullable Boolean> lateOutcome;
+
 		@Nullable Boolean accepted;
 
-		Done(int shard, HeldLease lease, long giveUpAtNanos, Thread requester) {
+		Done(int shard, HeldLease lease, long askUntilNanos, Thread requester,
+				Consumer<@Nullable Boolean> lateOutcome) {
 			this.shard = shard;
 			this.lease = lease;
-			this.giveUpAtNanos = giveUpAtNanos;
+			this.askUntilNanos = askUntilNanos;
 			this.requester = requester;
+			this.lateOutcome = lateOutcome;
 		}
 
+		/**
+		 * Writes the outcome: whether Redis accepted the token, or {@code null} if it
+		 * will never be known (no answer before {@code askUntilNanos}, or a reply that
+		 * could not be read). An outcome that comes after the caller left goes to the
+		 * late consumer.
+		 */
 		void complete(@Nullable Boolean accepted) {
-			completeOnce(() -> this.accepted = accepted);
+			if (completeOnce(() -> this.accepted = accepted)) {
+				this.lateOutcome.accept(accepted);
+			}
 		}
 
 	}

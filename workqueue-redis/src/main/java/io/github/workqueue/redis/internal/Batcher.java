@@ -10,12 +10,15 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import io.github.workqueue.redis.RedisQueue;
-import io.lettuce.core.RedisCommandTimeoutException;
+import io.github.workqueue.redis.UnconfirmedAddException;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
@@ -51,10 +54,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>
  * Through an outage, adds fail at once (the caller sees the exception, as with any Redis
- * command); dones are retried with backoff, per shard, until their give-up time or until
- * their thread is interrupted; takers keep waiting until their timeout. Every caller's
- * wait is bounded ({@link RedisLink#requestBound()}): an add that got no answer by then
- * throws, a done reports no answer.
+ * command); dones are asked again with backoff, per shard, until Redis answers or their
+ * last attempt is due, after their caller stopped waiting too (a late outcome is handed
+ * to the queue); takers keep waiting until their timeout. Every caller's wait is bounded
+ * ({@link RedisLink#requestBound()}): an add that got no answer by then throws, a done
+ * reports no answer yet.
  *
  * <p>
  * Concurrency: the request queues, the takers, the flights and every field without a note
@@ -100,8 +104,13 @@ final class Batcher {
 
 	private final Supplier<String> now;
 
-	/** holder, lease, most expiries, ended lease memory: ARGV 2 to 5 of every batch. */
+	/**
+	 * holder, lease, most expiries, ended lease memory: ARGV 2 to 5 of every batch. The
+	 * memory is set by the sender before each batch ({@link #endedMemory}).
+	 */
 	private final String[] fixedArgs;
+
+	private final Duration leaseDuration;
 
 	private final long longestBlockNanos;
 
@@ -176,14 +185,18 @@ final class Batcher {
 	 */
 	private volatile long busySince;
 
+	/**
+	 * @param fixedArgs holder, lease in microseconds, most expiries
+	 */
 	Batcher(String name, RedisLink link, Shards shards, Supplier<String> now, String[] fixedArgs,
-			long longestBlockNanos, OutageLog outage) {
+			Duration leaseDuration, long longestBlockNanos, OutageLog outage) {
 		this.name = name;
 		this.link = link;
 		this.shards = shards;
 		this.returns = new LeaseReturns(link, shards, now);
 		this.now = now;
-		this.fixedArgs = fixedArgs.clone();
+		this.fixedArgs = Arrays.copyOf(fixedArgs, 4);
+		this.leaseDuration = leaseDuration;
 		this.longestBlockNanos = longestBlockNanos;
 		this.outage = outage;
 		int count = shards.count();
@@ -242,8 +255,8 @@ final class Batcher {
 		}
 		Duration bound = this.link.requestBound();
 		if (!request.await(bound.toNanos())) {
-			throw new RedisCommandTimeoutException("workqueue '" + this.name + "': no answer from Redis within "
-					+ bound.toMillis() + " ms to the add of " + request.encoded + "; the add may have been applied");
+			throw new UnconfirmedAddException(this.name, request.encoded,
+					"no answer from Redis within " + bound.toMillis() + " ms", null);
 		}
 		if (request.failure != null) {
 			throw request.failure;
@@ -252,22 +265,49 @@ final class Batcher {
 	}
 
 	/**
-	 * Ends a lease, in the next batch; through an outage, retried until the give-up time
-	 * or until the calling thread is interrupted. Waits uninterruptibly (the interrupt is
-	 * kept), at most until the give-up time and {@link RedisLink#requestBound()} after.
+	 * How long a done keeps being asked after its caller asked it: two lease durations,
+	 * so that a done that got no answer while its lease could still be live is answered.
+	 */
+	Duration askingTime() {
+		return this.leaseDuration.multipliedBy(2);
+	}
+
+	/**
+	 * How long Redis remembers a lease that a done ended, or that a done was rejected
+	 * for: the {@link #askingTime()} and two command timeouts, so that a done's last
+	 * attempt, which Redis runs within a command timeout of its sending if it answers it,
+	 * still finds the first attempt's record.
+	 */
+	private Duration endedMemory() {
+		return askingTime().plus(this.link.replyTimeout().multipliedBy(2));
+	}
+
+	/**
+	 * Ends a lease, in the next batch. Through an outage the done is asked again, with
+	 * the shard's backoff, until Redis answers or {@code askUntilNanos} passes, whether
+	 * or not the caller still waits. The caller waits uninterruptibly (the interrupt is
+	 * kept) for {@link RedisLink#requestBound()} at most, and an interrupted caller stops
+	 * waiting at the first failed attempt.
+	 * @param lateOutcome told once, on a helper thread, of the final outcome of a done
+	 * for which this returns {@code null}: whether Redis accepted the token, or
+	 * {@code null} if that will never be known
 	 * @return whether Redis accepted the lease's token, or {@code null} if no answer came
 	 * in time
 	 */
-	@Nullable Boolean done(HeldLease lease, long giveUpAtNanos) {
-		BatchRequest.Done request = new BatchRequest.Done(this.shards.of(lease.encoded), lease, giveUpAtNanos,
-				Thread.currentThread());
+	@Nullable Boolean done(HeldLease lease, long askUntilNanos, Consumer<@Nullable Boolean> lateOutcome) {
+		Executor helpers = this.link.helpers();
+		Consumer<@Nullable Boolean> dispatched = (outcome) -> helpers.execute(() -> lateOutcome.accept(outcome));
+		BatchRequest.Done request = new BatchRequest.Done(this.shards.of(lease.encoded), lease, askUntilNanos,
+				Thread.currentThread(), dispatched);
 		synchronized (this) {
 			this.dones.get(request.shard).add(request);
 			arrived();
 			wakeSender();
 		}
-		long bound = Math.max(0, giveUpAtNanos - System.nanoTime()) + this.link.requestBound().toNanos();
-		request.await(bound);
+		if (request.await(this.link.requestBound().toNanos()) && request.accepted == null) {
+			// Its outcome will never be known, and the caller is told so now.
+			dispatched.accept(null);
+		}
 		return request.accepted;
 	}
 
@@ -658,6 +698,7 @@ final class Batcher {
 	 */
 	private void launch(List<Part> batch) {
 		String now = this.now.get();
+		this.fixedArgs[3] = Long.toString(endedMemory().toNanos() / 1000);
 		long sentNanos = System.nanoTime();
 		List<Flight> flights = new ArrayList<>(batch.size());
 		for (Part planned : batch) {
@@ -738,7 +779,10 @@ final class Batcher {
 			reply = flight.reply();
 		}
 		catch (RuntimeException ex) {
-			failed(flight.part, (ex instanceof RedisException redis) ? redis : new RedisException(ex));
+			RedisException failure = (ex instanceof RedisException redis) ? redis : new RedisException(ex);
+			// Redis applies nothing of a script it answers with an error, nor of one that
+			// was not sent.
+			failed(flight.part, failure, flight.wasSent() && !(failure instanceof RedisCommandExecutionException));
 			flight.takers.forEach(Taker::tried);
 			return;
 		}
@@ -911,29 +955,40 @@ final class Batcher {
 	 */
 	private void abandon(ShardBatch part, RedisException ex) {
 		for (BatchRequest.Add add : part.adds()) {
-			add.complete(false, ex);
+			add.complete(false, unconfirmed(add, "an unreadable reply from Redis", ex));
 		}
 		for (BatchRequest.Done done : part.dones()) {
 			done.complete(null);
 		}
 	}
 
+	private UnconfirmedAddException unconfirmed(BatchRequest.Add add, String why, RedisException cause) {
+		return new UnconfirmedAddException(this.name, add.encoded, why + " (" + cause.getMessage() + ")", cause);
+	}
+
 	/**
 	 * A shard's part failed: its adds fail, its dones wait for a retry after the shard's
-	 * backoff (unless their give-up time passed or their thread was interrupted).
+	 * backoff, until their last attempt is due (or the connection was closed: then their
+	 * outcome will never be known). A done's interrupted caller stops waiting.
+	 * @param maybeApplied whether Redis may have run the part: its adds then fail with an
+	 * {@link UnconfirmedAddException}
 	 */
-	private void failed(ShardBatch part, RedisException ex) {
+	private void failed(ShardBatch part, RedisException ex, boolean maybeApplied) {
 		this.outage.failed(ex);
 		for (BatchRequest.Add add : part.adds()) {
-			add.complete(false, ex);
+			add.complete(false, maybeApplied ? unconfirmed(add, "no answer from Redis", ex) : ex);
 		}
 		List<BatchRequest.Done> retry = new ArrayList<>();
 		long now = System.nanoTime();
+		boolean closed = this.link.isClosed();
 		for (BatchRequest.Done done : part.dones()) {
-			if (now - done.giveUpAtNanos > 0 || done.requester.isInterrupted()) {
+			if (now - done.askUntilNanos > 0 || closed) {
 				done.complete(null);
 			}
 			else {
+				if (done.requester.isInterrupted()) {
+					done.release();
+				}
 				retry.add(done);
 			}
 		}

@@ -8,7 +8,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.FairnessKeyExtractor;
@@ -17,9 +19,13 @@ import io.github.workqueue.core.ratelimit.RateLimiter;
 import io.github.workqueue.redis.DoneResult;
 import io.github.workqueue.redis.InFlightItem;
 import io.github.workqueue.redis.ItemCodec;
+import io.github.workqueue.redis.LateDoneOutcome;
 import io.github.workqueue.redis.Lease;
 import io.github.workqueue.redis.RedisQueue;
 import io.github.workqueue.redis.RedisQueueStats;
+import io.github.workqueue.redis.UnconfirmedAddException;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
@@ -64,12 +70,6 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private final String leaseMicros;
 
-	/**
-	 * How long Redis remembers a lease that done ended, so that a retried done is
-	 * accepted: retries stop after a lease duration, so two are enough.
-	 */
-	private final String endedMicros;
-
 	private final String maxRedeliveries;
 
 	private final RateLimiter<? super T> configuredLimiter;
@@ -102,6 +102,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private final @Nullable FairnessKeyExtractor<? super T> fairness;
 
+	private final Consumer<? super LateDoneOutcome> lateDoneListener;
+
 	/**
 	 * Default priority 0 and no fairness: delayed and rate-limited adds that name no
 	 * priority run the scripts without priorities.
@@ -128,7 +130,6 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.holder = settings.holder().replaceAll("\\s", "_");
 		this.leaseDuration = settings.leaseDuration();
 		this.leaseMicros = Long.toString(LimiterSpec.micros(settings.leaseDuration()));
-		this.endedMicros = Long.toString(2 * LimiterSpec.micros(settings.leaseDuration()));
 		this.maxRedeliveries = Integer.toString(settings.maxRedeliveries());
 		this.configuredLimiter = settings.rateLimiter();
 		this.redisTimeMicros = settings.redisTimeMicros();
@@ -136,10 +137,11 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.metrics = settings.metrics();
 		this.defaultPriority = settings.defaultPriority();
 		this.fairness = settings.fairness();
+		this.lateDoneListener = settings.lateDoneListener();
 		this.plainAdds = this.defaultPriority == 0 && this.fairness == null;
 		this.outage = new OutageLog(this.name);
 		this.batcher = new Batcher(this.name, this.link, this.shards, this::now,
-				new String[] { this.holder, this.leaseMicros, this.maxRedeliveries, this.endedMicros },
+				new String[] { this.holder, this.leaseMicros, this.maxRedeliveries }, this.leaseDuration,
 				this.longestBlockNanos, this.outage);
 		this.views = new QueueViews(this.link, this.shards, this::now);
 		this.returns = new LeaseReturns(this.link, this.shards, this::now);
@@ -169,11 +171,14 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 * @param metrics where metrics go, or {@code null} for none
 	 * @param defaultPriority the priority of adds that name none
 	 * @param fairness the fairness key extractor, or {@code null} for none
+	 * @param lateDoneListener told the final outcome of each done that got no answer in
+	 * time
 	 */
 	public record Settings<T>(String name, String prefix, int shards, RedisLink link, ItemCodec<T> codec, String holder,
 			Duration leaseDuration, int maxRedeliveries, RateLimiter<? super T> rateLimiter,
 			@Nullable LongSupplier redisTimeMicros, Duration longestBlock, @Nullable RedisQueueMetrics metrics,
-			int defaultPriority, @Nullable FairnessKeyExtractor<? super T> fairness) {
+			int defaultPriority, @Nullable FairnessKeyExtractor<? super T> fairness,
+			Consumer<? super LateDoneOutcome> lateDoneListener) {
 	}
 
 	@Override
@@ -222,10 +227,12 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		if (retry && this.metrics != null) {
 			this.metrics.retried();
 		}
-		List<Long> made = this.link.run(Script.ADD_WITH, ScriptOutputType.MULTI, keysOf(encoded), now(), encoded,
-				Integer.toString(priority), fairnessJson(item), Long.toString(delayMicros),
-				options.isRateLimited() ? this.failures.limiterJson() : "",
-				options.isRateLimited() ? this.failures.reservedBuckets() : "");
+		String keys = fairnessJson(item);
+		List<Long> made = unconfirmedIfUnanswered(encoded,
+				() -> this.link.run(Script.ADD_WITH, ScriptOutputType.MULTI, keysOf(encoded), now(), encoded,
+						Integer.toString(priority), keys, Long.toString(delayMicros),
+						options.isRateLimited() ? this.failures.limiterJson() : "",
+						options.isRateLimited() ? this.failures.reservedBuckets() : ""));
 		if (made.get(0) == 1 && made.get(1) <= 0 && this.metrics != null) {
 			this.metrics.added();
 		}
@@ -275,8 +282,25 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			add(item);
 			return;
 		}
-		this.link.run(Script.ADD_AFTER, ScriptOutputType.INTEGER, keysOf(encoded), now(), encoded,
-				Long.toString(micros));
+		unconfirmedIfUnanswered(encoded, () -> this.link.run(Script.ADD_AFTER, ScriptOutputType.INTEGER,
+				keysOf(encoded), now(), encoded, Long.toString(micros)));
+	}
+
+	/**
+	 * Runs an add's script: a failure after the script was sent, other than Redis's error
+	 * reply, leaves the add's outcome unknown and is thrown as such.
+	 * @throws UnconfirmedAddException if the add may have been applied
+	 */
+	private <R> R unconfirmedIfUnanswered(String encoded, Supplier<R> script) {
+		try {
+			return script.get();
+		}
+		catch (RedisCommandExecutionException | RedisConnectionException | UnconfirmedAddException ex) {
+			throw ex;
+		}
+		catch (RedisException ex) {
+			throw new UnconfirmedAddException(this.name, encoded, "no answer from Redis (" + ex.getMessage() + ")", ex);
+		}
 	}
 
 	@Override
@@ -291,7 +315,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		if (this.metrics != null) {
 			this.metrics.retried();
 		}
-		return this.failures.addRateLimited(encoded);
+		return unconfirmedIfUnanswered(encoded, () -> this.failures.addRateLimited(encoded));
 	}
 
 	@Override
@@ -441,7 +465,9 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	}
 
 	/**
-	 * Runs the done script for a lease that left {@link #held}, and reports the outcome.
+	 * Runs the done script for a lease that left {@link #held}, and reports the outcome;
+	 * one that Redis did not answer in time is reported when it is known
+	 * ({@link #answeredLate}).
 	 * @param first whether this done took the lease out of {@link #held}, rather than
 	 * repeating an earlier done
 	 */
@@ -449,31 +475,62 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		if (first && this.metrics != null) {
 			this.metrics.finished(System.nanoTime() - lease.takenNanos);
 		}
-		Boolean accepted = finish(lease);
+		Boolean accepted = this.batcher.done(lease, System.nanoTime() + this.batcher.askingTime().toNanos(),
+				(outcome) -> answeredLate(lease, outcome));
+		DoneResult result;
 		if (accepted == null) {
-			logger.log(Level.WARNING, "workqueue '" + this.name + "': could not reach Redis to mark " + lease.encoded
-					+ " done; its lease will expire and the item will be delivered again");
-		}
-		else if (!accepted) {
+			result = DoneResult.NO_ANSWER;
 			logger.log(Level.WARNING,
-					"workqueue '" + this.name + "': done of " + lease.encoded + " rejected: its lease " + lease.token
-							+ " had expired, so the item was delivered again and may have been processed twice");
+					"workqueue '" + this.name + "': no answer yet from Redis to the done of " + lease.encoded
+							+ " (lease " + lease.token + "); it may have been applied. Asking again until Redis "
+							+ "answers, for up to " + this.batcher.askingTime().toMillis()
+							+ " ms; the outcome will be logged");
+		}
+		else {
+			result = accepted ? DoneResult.ACCEPTED : DoneResult.REJECTED;
+			if (!accepted) {
+				logger.log(Level.WARNING,
+						"workqueue '" + this.name + "': done of " + lease.encoded + " rejected: its lease "
+								+ lease.token
+								+ " had expired, so the item was delivered again and may have been processed twice");
+			}
+			lease.outcome.complete(result);
 		}
 		signalDrain();
 		if (this.shuttingDown && this.held.isEmpty()) {
 			this.renewer.stop();
 		}
-		return (accepted == null) ? DoneResult.UNREACHABLE : (accepted ? DoneResult.ACCEPTED : DoneResult.REJECTED);
+		return result;
 	}
 
 	/**
-	 * Ends the lease in the next batch, retried through an outage while the lease can
-	 * still be live.
-	 * @return whether Redis accepted the token, or {@code null} if Redis could not be
-	 * reached
+	 * Reports, once, the final outcome of a done that got no answer in time. Runs on a
+	 * helper thread.
+	 * @param accepted whether Redis accepted the token, or {@code null} if that will
+	 * never be known
 	 */
-	private @Nullable Boolean finish(HeldLease lease) {
-		return this.batcher.done(lease, System.nanoTime() + this.leaseDuration.toNanos());
+	private void answeredLate(HeldLease lease, @Nullable Boolean accepted) {
+		DoneResult result = (accepted == null) ? DoneResult.NO_ANSWER
+				: (accepted ? DoneResult.ACCEPTED : DoneResult.REJECTED);
+		String done = "workqueue '" + this.name + "': the done of " + lease.encoded + " (lease " + lease.token + ")";
+		switch (result) {
+			case ACCEPTED -> logger.log(Level.INFO,
+					done + ", which got no answer in time, was applied: the item is not delivered again");
+			case REJECTED -> logger.log(Level.WARNING, done + ", which got no answer in time, was rejected: "
+					+ "its lease had expired, so the item was delivered again and may have been processed twice");
+			case NO_ANSWER -> logger.log(Level.WARNING, done + " was never answered while Redis could still tell "
+					+ "whether it was applied; if it was not, its lease expired and the item was delivered again");
+		}
+		if (this.metrics != null) {
+			this.metrics.answeredLate(result);
+		}
+		lease.outcome.complete(result);
+		try {
+			this.lateDoneListener.accept(new LateDoneOutcome(this.name, lease.item, lease, result));
+		}
+		catch (RuntimeException ex) {
+			logger.log(Level.ERROR, "workqueue '" + this.name + "': the late-done listener failed", ex);
+		}
 	}
 
 	@Override
@@ -611,7 +668,10 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	}
 
 	private void release(List<HeldLease> leases) {
-		leases.forEach((lease) -> lease.givenBack = true);
+		leases.forEach((lease) -> {
+			lease.givenBack = true;
+			lease.outcome.complete(DoneResult.REJECTED);
+		});
 		try {
 			long released = this.returns.giveBack(leases.stream().map((lease) -> lease.encoded).toList(),
 					leases.stream().map((lease) -> lease.token).toList());

@@ -1,7 +1,10 @@
 package io.github.workqueue.redis.internal;
 
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
+import io.github.workqueue.redis.DoneResult;
 import io.github.workqueue.redis.Lease;
 
 /**
@@ -9,7 +12,9 @@ import io.github.workqueue.redis.Lease;
  * The item, token, taker and durations never change; the deadline, the lost flag and the
  * last confirmation are written by the renewer; {@code ended} is set once, when the lease
  * leaves {@link HeldLeases} (done, given back at shutdown, or dropped because its taker
- * died). Thread-safe: the mutable fields are volatile and each has one writer at a time.
+ * died). {@code outcome} is completed once, by the first done's final outcome or the
+ * give-back. Thread-safe: the mutable fields are volatile and each has one writer at a
+ * time.
  */
 final class HeldLease implements Lease {
 
@@ -43,6 +48,9 @@ final class HeldLease implements Lease {
 	/** Set once, when this instance gave the lease back at shutdown. */
 	volatile boolean givenBack;
 
+	/** The final outcome of the first done, or REJECTED once given back. */
+	final CompletableFuture<DoneResult> outcome = new CompletableFuture<>();
+
 	HeldLease(Object grantor, Object item, String encoded, long token, long deadlineMicros, long sentNanos,
 			Thread taker, long leaseNanos) {
 		this.grantor = grantor;
@@ -75,6 +83,11 @@ final class HeldLease implements Lease {
 	@Override
 	public boolean isLive() {
 		return !this.lost && !this.ended && System.nanoTime() - this.confirmedNanos < this.liveNanos;
+	}
+
+	@Override
+	public CompletionStage<DoneResult> outcome() {
+		return this.outcome.minimalCompletionStage();
 	}
 
 	@Override

@@ -102,7 +102,7 @@ public final class RedisLink implements AutoCloseable {
 				return this.commands;
 			}
 			if (this.closed) {
-				throw new RedisException("The Redis queue connection is closed");
+				throw new RedisConnectionException("The Redis queue connection is closed");
 			}
 			if (this.opening == null) {
 				CompletableFuture<Commands> started = this.connector.connect().thenApply(this::opened);
@@ -146,7 +146,7 @@ public final class RedisLink implements AutoCloseable {
 			}
 		}
 		connection.closeAsync();
-		throw new RedisException("The Redis queue connection is closed");
+		throw new RedisConnectionException("The Redis queue connection is closed");
 	}
 
 	private synchronized void connectEnded(CompletableFuture<Commands> connect) {
@@ -501,6 +501,11 @@ public final class RedisLink implements AutoCloseable {
 		if (current != null) {
 			current.asyncLists().rpush(key, "1");
 		}
+	}
+
+	/** Whether {@link #close()} was called: no request will be answered again. */
+	synchronized boolean isClosed() {
+		return this.closed;
 	}
 
 	@Override

@@ -8,9 +8,11 @@ import java.util.SortedMap;
 import io.github.workqueue.core.metrics.CounterMetric;
 import io.github.workqueue.core.metrics.DropReason;
 import io.github.workqueue.core.metrics.HistogramMetric;
+import io.github.workqueue.core.metrics.LateOutcome;
 import io.github.workqueue.core.metrics.MetricsProvider;
 import io.github.workqueue.core.metrics.SettableGaugeMetric;
 import io.github.workqueue.core.metrics.SharedFigure;
+import io.github.workqueue.redis.DoneResult;
 import io.github.workqueue.redis.RedisQueueStats;
 
 /**
@@ -39,6 +41,8 @@ public final class RedisQueueMetrics {
 
 	private final CounterMetric stalls;
 
+	private final Map<LateOutcome, CounterMetric> unansweredDones = new EnumMap<>(LateOutcome.class);
+
 	private final Map<SharedFigure, SettableGaugeMetric> shared = new EnumMap<>(SharedFigure.class);
 
 	private final String name;
@@ -65,6 +69,9 @@ public final class RedisQueueMetrics {
 		this.unfinishedWork = provider.newUnfinishedWorkSecondsMetric(name);
 		this.longestRunning = provider.newLongestRunningProcessorSecondsMetric(name);
 		this.stalls = provider.newStallsMetric(name);
+		for (LateOutcome outcome : LateOutcome.values()) {
+			this.unansweredDones.put(outcome, provider.newUnansweredDonesMetric(name, outcome));
+		}
 		for (SharedFigure figure : SharedFigure.values()) {
 			this.shared.put(figure, provider.newSharedMetric(name, figure));
 		}
@@ -89,6 +96,16 @@ public final class RedisQueueMetrics {
 
 	void stalled() {
 		this.stalls.inc();
+	}
+
+	/** A done that got no answer in time has its final outcome. */
+	void answeredLate(DoneResult result) {
+		LateOutcome outcome = switch (result) {
+			case ACCEPTED -> LateOutcome.ACCEPTED;
+			case REJECTED -> LateOutcome.REJECTED;
+			case NO_ANSWER -> LateOutcome.NEVER_KNOWN;
+		};
+		this.unansweredDones.get(outcome).inc();
 	}
 
 	void droppedAfterShutdown() {

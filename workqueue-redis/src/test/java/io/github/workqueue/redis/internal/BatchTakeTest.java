@@ -163,7 +163,8 @@ class BatchTakeTest {
 
 	private static BatchRequest.Done done(String item, long token) {
 		HeldLease lease = new HeldLease(BatchTakeTest.class, item, item, token, 0, 0, Thread.currentThread(), 0);
-		return new BatchRequest.Done(0, lease, 0, Thread.currentThread());
+		return new BatchRequest.Done(0, lease, 0, Thread.currentThread(), (outcome) -> {
+		});
 	}
 
 	/**

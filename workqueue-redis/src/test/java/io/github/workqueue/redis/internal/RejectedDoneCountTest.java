@@ -65,7 +65,9 @@ class RejectedDoneCountTest {
 	private boolean done(String item, long token, long now) {
 		HeldLease lease = new HeldLease(this, item, item, token, 0, System.nanoTime(), Thread.currentThread(),
 				Duration.ofSeconds(1).toNanos());
-		BatchRequest.Done done = new BatchRequest.Done(0, lease, System.nanoTime(), Thread.currentThread());
+		BatchRequest.Done done = new BatchRequest.Done(0, lease, System.nanoTime(), Thread.currentThread(),
+				(outcome) -> {
+				});
 		return (Long) run(new ShardBatch(0, List.of(), List.of(done), 0), now).get(1) == 1;
 	}
 

@@ -149,8 +149,9 @@ if optionCount > 0 then
 end
 
 -- Dones: a lease ends only by its own token (fencing); a repeat of an accepted done (a retry
--- whose first reply was lost) is accepted again while the item's last ended lease is still
--- that one; the item runs again if it was added meanwhile.
+-- whose first reply was lost, or the follow-up of a done that got no answer) is accepted again
+-- while its token is remembered, whatever later leases of the item did; the item runs again if
+-- it was added meanwhile.
 -- A rejected done is remembered as an accepted one is (token, space, item), so that its repeats
 -- (retries, Lettuce's replay after a reconnect) are rejected again but counted once.
 local REJECTED, REJECTED_OLD = ENDED .. ':rejected', ENDED_OLD .. ':rejected'
@@ -182,8 +183,8 @@ if doneCount > 0 then
     if live and not endedNow[item] then
       endedNow[item] = tokens[j]
       finished[#finished + 1] = item
-      endedMembers[#endedMembers + 1] = item
       endedMembers[#endedMembers + 1] = tokens[j]
+      endedMembers[#endedMembers + 1] = item
       result[#result + 1] = 1
     elseif endedNow[item] == tokens[j] then
       result[#result + 1] = 1
@@ -195,13 +196,13 @@ if doneCount > 0 then
   if #unknown > 0 then
     local fields = {}
     for i, j in ipairs(unknown) do
-      fields[i] = items[j]
+      fields[i] = tokens[j]
     end
     local recent = redis.call('HMGET', ENDED, unpack(fields))
     local older = redis.call('HMGET', ENDED_OLD, unpack(fields))
     local rejections, marks = {}, {}
     for i, j in ipairs(unknown) do
-      if recent[i] == tokens[j] or older[i] == tokens[j] then
+      if recent[i] == items[j] or older[i] == items[j] then
         result[1 + addCount + optionCount + j] = 1
       else
         rejections[#rejections + 1] = tokens[j] .. ' ' .. items[j]

@@ -11,7 +11,7 @@
 --  10 buckets   hash    limiter index -> "tokens last"
 --  11 wake      list    wake-up hints for blocked getters (never state)
 --  12 counters  hash    sequence numbers and queue-wide totals
---  13 ended     hash    item -> token of its last lease ended by done (a repeated done is accepted)
+--  13 ended     hash    token -> item, of each lease ended by done (a repeated done is accepted)
 --  14 endedOld  hash    the same for the window before: a done is remembered for one to two
 --                       windows, then dropped with the whole hash (the window is in counters)
 -- ARGV[1] is the time to use in microseconds, or empty for Redis's TIME.
