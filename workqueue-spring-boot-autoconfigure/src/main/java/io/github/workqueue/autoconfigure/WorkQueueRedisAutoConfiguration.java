@@ -8,6 +8,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -29,9 +30,9 @@ public final class WorkQueueRedisAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RedisBackend workQueueRedisBackend(LettuceConnectionFactory connectionFactory,
-			ObjectProvider<JsonMapper> jsonMapper) {
-		return new LettuceRedisBackend(connectionFactory,
-				jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()));
+			ObjectProvider<JsonMapper> jsonMapper, ApplicationEventPublisher events) {
+		return new LettuceRedisBackend(connectionFactory, jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()),
+				events::publishEvent);
 	}
 
 }

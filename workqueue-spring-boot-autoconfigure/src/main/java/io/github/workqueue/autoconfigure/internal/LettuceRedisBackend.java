@@ -2,6 +2,7 @@ package io.github.workqueue.autoconfigure.internal;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
@@ -17,6 +18,7 @@ import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.metrics.MetricsProvider;
 import io.github.workqueue.core.ratelimit.RateLimiter;
 import io.github.workqueue.redis.ItemCodec;
+import io.github.workqueue.redis.LateDoneOutcome;
 import io.github.workqueue.redis.RedisQueue;
 import io.github.workqueue.redis.RedisQueueBuilder;
 import io.github.workqueue.redis.RedisQueueConnection;
@@ -26,6 +28,8 @@ import io.github.workqueue.redis.RedisQueueConnection;
  * {@code spring.data.redis.*} (standalone, Sentinel or Cluster, with its SSL and
  * timeouts): one {@link RedisQueueConnection} over that client serves every queue. Items
  * that are not strings travel as JSON written by the application's {@link JsonMapper}.
+ * The final outcome of each {@code done} that got no answer in time
+ * ({@link LateDoneOutcome}) is published as an application event.
  *
  * <p>
  * <b>Concurrency.</b> Thread-safe.
@@ -36,9 +40,17 @@ public final class LettuceRedisBackend implements RedisBackend, DisposableBean {
 
 	private final JsonMapper jsonMapper;
 
+	private final Consumer<LateDoneOutcome> lateDones;
+
 	private final List<RedisQueue<?>> queues = new CopyOnWriteArrayList<>();
 
-	public LettuceRedisBackend(LettuceConnectionFactory connectionFactory, JsonMapper jsonMapper) {
+	/**
+	 * @param connectionFactory Boot's connection factory
+	 * @param jsonMapper writes and reads items that are not strings
+	 * @param lateDones publishes the late outcomes of dones
+	 */
+	public LettuceRedisBackend(LettuceConnectionFactory connectionFactory, JsonMapper jsonMapper,
+			Consumer<LateDoneOutcome> lateDones) {
 		AbstractRedisClient client = connectionFactory.getNativeClient();
 		if (client instanceof RedisClusterClient cluster) {
 			this.connection = RedisQueueConnection.of(cluster);
@@ -50,6 +62,7 @@ public final class LettuceRedisBackend implements RedisBackend, DisposableBean {
 			throw new IllegalStateException("Unsupported Lettuce client " + client.getClass().getName());
 		}
 		this.jsonMapper = jsonMapper;
+		this.lateDones = lateDones;
 	}
 
 	@Override
@@ -66,7 +79,8 @@ public final class LettuceRedisBackend implements RedisBackend, DisposableBean {
 			.shards(settings.redis().shards())
 			.rateLimiter(rateLimiter)
 			.metricsProvider(metricsProvider)
-			.defaultPriority(settings.defaultPriority());
+			.defaultPriority(settings.defaultPriority())
+			.lateDoneListener(this.lateDones);
 		if (fairness != null) {
 			builder.fairness(fairness);
 		}

@@ -15,6 +15,7 @@ import io.github.workqueue.core.metrics.CounterMetric;
 import io.github.workqueue.core.metrics.DropReason;
 import io.github.workqueue.core.metrics.GaugeMetric;
 import io.github.workqueue.core.metrics.HistogramMetric;
+import io.github.workqueue.core.metrics.LateOutcome;
 import io.github.workqueue.core.metrics.MetricsProvider;
 import io.github.workqueue.core.metrics.SettableGaugeMetric;
 import io.github.workqueue.core.metrics.SharedFigure;
@@ -181,6 +182,13 @@ public class MicrometerMetricsProvider implements MetricsProvider {
 				"Times the thread that sends this instance's requests of a Redis queue made no progress for longer "
 						+ "than its bound while requests waited",
 				Tags.of("name", name));
+	}
+
+	@Override
+	public CounterMetric newUnansweredDonesMetric(String name, LateOutcome outcome) {
+		return counter("workqueue.unanswered.dones",
+				"Dones of a Redis queue on this instance that got no answer in time, by the outcome learned later",
+				Tags.of("name", name, "outcome", outcome.tagValue()));
 	}
 
 	@Override
