@@ -14,6 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.embedded.RedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * An outage of Redis is logged once when it starts and once when it ends, however many
@@ -66,6 +67,26 @@ class RedisOutageLogTest {
 			.contains("workqueue 'outage': Redis can be reached again");
 		assertThat(this.logs.messages(Level.WARNING)).hasSize(1);
 		queue.shutDown();
+	}
+
+	@Test
+	void closingTheConnectionWhileLeasesAreHeldShouldStopTheirRenewalWithOneWarning() throws Exception {
+		this.client = RedisClient.create(TestRedis.uri());
+		RedisQueueConnection connection = RedisQueueConnection.of(this.client);
+		RedisQueue<String> queue = RedisQueue.builder(connection, TestRedis.uniqueName("closed"))
+			.leaseDuration(Duration.ofMillis(300))
+			.build(ItemCodec.strings());
+		queue.add("held");
+		assertThat(queue.get(Duration.ofSeconds(5))).contains("held");
+
+		connection.close();
+		await().atMost(Duration.ofSeconds(5)).until(() -> !this.logs.messages(Level.WARNING).isEmpty());
+		// Renewals would come every 100 ms: none fails, and the warning is not repeated.
+		Thread.sleep(500);
+		assertThat(this.logs.messages(Level.WARNING)).singleElement()
+			.asString()
+			.contains("the Redis connection was closed while 1 leases were held");
+		assertThat(this.logs.messages(Level.SEVERE)).isEmpty();
 	}
 
 	private static boolean getWithin(RedisQueue<String> queue, Duration timeout) {

@@ -100,6 +100,18 @@ final class LeaseRenewer<T> {
 	 * its own.
 	 */
 	private void renew() {
+		if (this.link.isClosed()) {
+			// Nothing can be renewed again: the leases still held expire where they are.
+			int held = this.held.all().size();
+			if (held > 0) {
+				logger.log(Level.WARNING,
+						"workqueue '" + this.name + "': the Redis connection was closed while " + held
+								+ " leases were held; they are no longer renewed, and their items will be delivered "
+								+ "again when they expire");
+			}
+			stop();
+			return;
+		}
 		try {
 			List<HeldLease> leases = dropLeasesOfDeadThreads(this.held.all());
 			long now = System.nanoTime();

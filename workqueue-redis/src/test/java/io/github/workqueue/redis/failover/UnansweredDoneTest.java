@@ -94,6 +94,7 @@ class UnansweredDoneTest {
 			.isEqualTo(1);
 		assertThat(this.queue.get(Duration.ofSeconds(5))).as("the item comes back").contains("a");
 		assertThat(this.queue.stats().redeliveries()).isEqualTo(1);
+		this.queue.done("a");
 	}
 
 	@Test
