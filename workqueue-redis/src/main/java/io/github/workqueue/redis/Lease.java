@@ -41,7 +41,8 @@ public interface Lease extends ItemLease {
 	 * answered while it could still tell (two lease durations after the done), or
 	 * {@code REJECTED} for a lease this instance gave back at shutdown. It never
 	 * completes for a lease that no done ended. Dependent actions run on the thread that
-	 * completes it: the done's caller, or a helper thread for an outcome that came late.
+	 * completes it: the done's caller, or a helper thread for an outcome that came late,
+	 * after the late outcome was logged, counted and given to the late-done listener.
 	 * @return the outcome, read-only
 	 */
 	CompletionStage<DoneResult> outcome();

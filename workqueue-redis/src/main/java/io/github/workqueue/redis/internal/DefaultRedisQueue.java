@@ -504,8 +504,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	}
 
 	/**
-	 * Reports, once, the final outcome of a done that got no answer in time. Runs on a
-	 * helper thread.
+	 * Reports, once, the final outcome of a done that got no answer in time: the log, the
+	 * counter, the listener, then the lease's outcome. Runs on a helper thread.
 	 * @param accepted whether Redis accepted the token, or {@code null} if that will
 	 * never be known
 	 */
@@ -524,13 +524,14 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		if (this.metrics != null) {
 			this.metrics.answeredLate(result);
 		}
-		lease.outcome.complete(result);
 		try {
 			this.lateDoneListener.accept(new LateDoneOutcome(this.name, lease.item, lease, result));
 		}
 		catch (RuntimeException ex) {
 			logger.log(Level.ERROR, "workqueue '" + this.name + "': the late-done listener failed", ex);
 		}
+		// Last, so that whoever waits for the outcome finds it logged, counted and told.
+		lease.outcome.complete(result);
 	}
 
 	@Override

@@ -24,6 +24,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,11 +45,8 @@ import static org.awaitility.Awaitility.await;
  */
 class UnansweredDoneRandomTest {
 
-	/**
-	 * Quiets the log lines of a few hundred dones and outages; held so it keeps its
-	 * level.
-	 */
-	private static final Logger QUEUE_LOG = quiet(Logger.getLogger(RedisQueue.class.getName()));
+	/** Quieted during the run: a few hundred dones and outages log a line each. */
+	private static final Logger QUEUE_LOG = Logger.getLogger(RedisQueue.class.getName());
 
 	private static final Duration LEASE = Duration.ofSeconds(2);
 
@@ -90,6 +88,14 @@ class UnansweredDoneRandomTest {
 
 	private volatile boolean chaosOver;
 
+	private Level levelBefore;
+
+	@BeforeEach
+	void quiet() {
+		this.levelBefore = QUEUE_LOG.getLevel();
+		QUEUE_LOG.setLevel(Level.SEVERE);
+	}
+
 	@AfterEach
 	void stop() throws InterruptedException {
 		this.stopping = true;
@@ -105,6 +111,7 @@ class UnansweredDoneRandomTest {
 			instance.proxy.close();
 		}
 		this.directConnection.close();
+		QUEUE_LOG.setLevel(this.levelBefore);
 	}
 
 	@Test
@@ -275,11 +282,6 @@ class UnansweredDoneRandomTest {
 		thread.setDaemon(true);
 		this.threads.add(thread);
 		thread.start();
-	}
-
-	private static Logger quiet(Logger logger) {
-		logger.setLevel(Level.SEVERE);
-		return logger;
 	}
 
 	private final class Instance {
