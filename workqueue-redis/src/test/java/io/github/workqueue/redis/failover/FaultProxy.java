@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.workqueue.redis.RedisQueueConnection;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -35,6 +36,10 @@ public final class FaultProxy implements AutoCloseable {
 
 	private final List<Socket> open = new ArrayList<>();
 
+	private final List<RedisClient> clients = new ArrayList<>();
+
+	private final List<RedisQueueConnection> connections = new ArrayList<>();
+
 	private boolean requestsHeld;
 
 	private boolean repliesHeld;
@@ -54,10 +59,10 @@ public final class FaultProxy implements AutoCloseable {
 	}
 
 	/**
-	 * A client of Redis through this proxy, with the given command timeout and a connect
-	 * timeout of half a second.
+	 * A queue connection to Redis through this proxy, with the given command timeout and
+	 * a connect timeout of half a second; closed, with its client, by {@link #close()}.
 	 */
-	public RedisClient client(Duration commandTimeout) {
+	public RedisQueueConnection connection(Duration commandTimeout) {
 		RedisClient client = RedisClient.create(RedisURI.builder()
 			.withHost("127.0.0.1")
 			.withPort(this.server.getLocalPort())
@@ -66,7 +71,12 @@ public final class FaultProxy implements AutoCloseable {
 		client.setOptions(ClientOptions.builder()
 			.socketOptions(SocketOptions.builder().connectTimeout(Duration.ofMillis(500)).build())
 			.build());
-		return client;
+		RedisQueueConnection connection = RedisQueueConnection.of(client);
+		synchronized (this) {
+			this.clients.add(client);
+			this.connections.add(connection);
+		}
+		return connection;
 	}
 
 	/** Holds, or releases, what clients send to Redis. */
@@ -102,11 +112,19 @@ public final class FaultProxy implements AutoCloseable {
 		sockets.forEach(FaultProxy::abort);
 	}
 
+	/**
+	 * Heals, closes the connections made by {@link #connection}, and stops forwarding.
+	 */
 	@Override
 	public void close() {
+		heal();
+		List<RedisClient> made;
 		synchronized (this) {
 			this.closed = true;
+			made = new ArrayList<>(this.clients);
+			this.connections.forEach(RedisQueueConnection::close);
 		}
+		made.forEach(RedisClient::shutdown);
 		try {
 			this.server.close();
 		}

@@ -13,11 +13,9 @@ import io.github.workqueue.redis.ItemCodec;
 import io.github.workqueue.redis.LateDoneOutcome;
 import io.github.workqueue.redis.Lease;
 import io.github.workqueue.redis.RedisQueue;
-import io.github.workqueue.redis.RedisQueueConnection;
 import io.github.workqueue.redis.TestRedis;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,7 +38,7 @@ class UnansweredDoneTest {
 
 	private final String name = TestRedis.uniqueName("unanswered-done");
 
-	private final RedisCommands<String, String> direct = TestRedis.client().connect().sync();
+	private final StatefulRedisConnection<String, String> direct = TestRedis.client().connect();
 
 	private final List<LateDoneOutcome> late = new CopyOnWriteArrayList<>();
 
@@ -48,18 +46,12 @@ class UnansweredDoneTest {
 
 	private FaultProxy proxy;
 
-	private RedisClient client;
-
-	private RedisQueueConnection connection;
-
 	private RedisQueue<String> queue;
 
 	@BeforeEach
 	void start() throws Exception {
 		this.proxy = new FaultProxy(RedisURI.create(TestRedis.uri()));
-		this.client = this.proxy.client(Duration.ofMillis(1500));
-		this.connection = RedisQueueConnection.of(this.client);
-		this.queue = RedisQueue.builder(this.connection, this.name)
+		this.queue = RedisQueue.builder(this.proxy.connection(Duration.ofMillis(1500)), this.name)
 			.leaseDuration(LEASE)
 			.lateDoneListener(this.late::add)
 			.build(ItemCodec.strings());
@@ -68,11 +60,9 @@ class UnansweredDoneTest {
 	@AfterEach
 	void stop() {
 		this.healer.shutdownNow();
-		this.proxy.heal();
 		this.queue.shutDown();
-		this.connection.close();
-		this.client.shutdown();
 		this.proxy.close();
+		this.direct.close();
 	}
 
 	@Test
@@ -143,7 +133,7 @@ class UnansweredDoneTest {
 	}
 
 	private Instant redisNow() {
-		List<String> time = this.direct.time();
+		List<String> time = this.direct.sync().time();
 		return Instant.ofEpochSecond(Long.parseLong(time.get(0)), Long.parseLong(time.get(1)) * 1000);
 	}
 

@@ -4,10 +4,8 @@ import java.time.Duration;
 
 import io.github.workqueue.redis.ItemCodec;
 import io.github.workqueue.redis.RedisQueue;
-import io.github.workqueue.redis.RedisQueueConnection;
 import io.github.workqueue.redis.TestRedis;
 import io.github.workqueue.redis.UnconfirmedAddException;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -31,27 +29,19 @@ class UnconfirmedAddTest {
 
 	private FaultProxy proxy;
 
-	private RedisClient client;
-
-	private RedisQueueConnection connection;
-
 	private RedisQueue<String> queue;
 
 	@BeforeEach
 	void start() throws Exception {
 		this.proxy = new FaultProxy(RedisURI.create(TestRedis.uri()));
-		this.client = this.proxy.client(Duration.ofMillis(500));
-		this.connection = RedisQueueConnection.of(this.client);
-		this.queue = RedisQueue.builder(this.connection, this.name).build(ItemCodec.strings());
+		this.queue = RedisQueue.builder(this.proxy.connection(Duration.ofMillis(500)), this.name)
+			.build(ItemCodec.strings());
 		this.queue.add("warm-up");
 	}
 
 	@AfterEach
 	void stop() {
-		this.proxy.heal();
 		this.queue.shutDown();
-		this.connection.close();
-		this.client.shutdown();
 		this.proxy.close();
 		this.direct.close();
 	}
