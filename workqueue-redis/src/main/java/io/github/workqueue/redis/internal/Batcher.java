@@ -974,13 +974,15 @@ final class Batcher {
 	 * {@link UnconfirmedAddException}
 	 */
 	private void failed(ShardBatch part, RedisException ex, boolean maybeApplied) {
-		this.outage.failed(ex);
+		boolean closed = this.link.isClosed();
+		if (!closed) {
+			this.outage.failed(ex);
+		}
 		for (BatchRequest.Add add : part.adds()) {
 			add.complete(false, maybeApplied ? unconfirmed(add, "no answer from Redis", ex) : ex);
 		}
 		List<BatchRequest.Done> retry = new ArrayList<>();
 		long now = System.nanoTime();
-		boolean closed = this.link.isClosed();
 		for (BatchRequest.Done done : part.dones()) {
 			if (now - done.askUntilNanos > 0 || closed) {
 				done.complete(null);

@@ -96,20 +96,27 @@ final class LeaseRenewer<T> {
 	}
 
 	/**
+	 * Stops for good once the connection is closed: nothing can be renewed again, and the
+	 * leases still held expire where they are.
+	 */
+	private void stopAsClosed() {
+		int held = this.held.all().size();
+		if (held > 0) {
+			logger.log(Level.WARNING,
+					"workqueue '" + this.name + "': the Redis connection was closed while " + held
+							+ " leases were held; they are no longer renewed, and their items will be delivered "
+							+ "again when they expire");
+		}
+		stop();
+	}
+
+	/**
 	 * Extends every lease this instance holds; marks the ones Redis says are no longer
 	 * its own.
 	 */
 	private void renew() {
 		if (this.link.isClosed()) {
-			// Nothing can be renewed again: the leases still held expire where they are.
-			int held = this.held.all().size();
-			if (held > 0) {
-				logger.log(Level.WARNING,
-						"workqueue '" + this.name + "': the Redis connection was closed while " + held
-								+ " leases were held; they are no longer renewed, and their items will be delivered "
-								+ "again when they expire");
-			}
-			stop();
+			stopAsClosed();
 			return;
 		}
 		try {
@@ -130,7 +137,13 @@ final class LeaseRenewer<T> {
 			}
 		}
 		catch (RedisException ex) {
-			this.outage.failed(ex);
+			if (this.link.isClosed()) {
+				// Closed while this beat's renewals were on their way: not an outage.
+				stopAsClosed();
+			}
+			else {
+				this.outage.failed(ex);
+			}
 		}
 		catch (RuntimeException ex) {
 			logger.log(Level.ERROR, "workqueue '" + this.name + "': renewing leases failed", ex);
@@ -166,7 +179,9 @@ final class LeaseRenewer<T> {
 				this.outage.succeeded();
 			}
 			catch (RedisException ex) {
-				this.outage.failed(ex);
+				if (!this.link.isClosed()) {
+					this.outage.failed(ex);
+				}
 			}
 		}
 	}
