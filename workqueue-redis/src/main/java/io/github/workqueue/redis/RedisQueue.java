@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.github.workqueue.core.DeferredDone;
 import io.github.workqueue.core.FailedAttempts;
 import io.github.workqueue.core.LeasedQueue;
 import io.github.workqueue.core.RateLimitingQueue;
@@ -47,13 +48,14 @@ import io.github.workqueue.core.RateLimitingQueue;
  *
  * <p>
  * Thread-safe: every operation takes effect atomically on Redis, in one script, between
- * its call and its return; operations that this instance's threads call at the same time
- * may share one script and one round trip. This instance's own bookkeeping (its leases)
- * is a concurrent map.
+ * its call and its return, but {@link #doneWithoutWaiting(Object)}, which returns once
+ * its request is on its way (group commit, see there); operations that this instance's
+ * threads call at the same time may share one script and one round trip. This instance's
+ * own bookkeeping (its leases) is a concurrent map.
  *
  * @param <T> the type of the items
  */
-public interface RedisQueue<T> extends RateLimitingQueue<T>, FailedAttempts<T>, LeasedQueue<T> {
+public interface RedisQueue<T> extends RateLimitingQueue<T>, FailedAttempts<T>, LeasedQueue<T>, DeferredDone<T> {
 
 	/**
 	 * Starts building a queue.
@@ -93,6 +95,27 @@ public interface RedisQueue<T> extends RateLimitingQueue<T>, FailedAttempts<T>, 
 	 */
 	@Override
 	void done(T item);
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * <b>Group commit.</b> The done goes in the next batch for the item's shard, with the
+	 * other workers' dones and the next lease asks, and returns without waiting for
+	 * Redis's answer. An add that the calling thread makes later for the same shard goes
+	 * in a later batch, after it; the thread's next {@code get} may share its batch (the
+	 * dones of a batch run before its lease asks); a read or add that goes to Redis on
+	 * its own ({@code len}, {@code stats}, {@code addAfter}...), on any thread of this
+	 * instance, waits first for the dones that returned before it. Its outcome comes
+	 * later: a rejection (the lease had expired) is logged at WARN and counted in
+	 * {@link RedisQueueStats#rejectedDones()}, the lease's {@link Lease#outcome()}
+	 * completes, and through an outage the done is asked again as {@link #done(Lease)}'s
+	 * is. {@link #shutDownWithDrain()} waits for the dones on their way within its
+	 * timeout, and {@link RedisQueueConnection#close()} before it closes (at most twice
+	 * the connect timeout and twice the command timeout). Another instance may see the
+	 * item in flight until the done lands.
+	 */
+	@Override
+	void doneWithoutWaiting(T item);
 
 	/**
 	 * Ends a lease, from any thread, and says what became of it. A repeat of a done of

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -57,6 +59,68 @@ class RedisQueueTest {
 		Optional<T> item = queue.get(Duration.ofSeconds(5));
 		assertThat(item).as("an item is ready").isPresent();
 		return item.get();
+	}
+
+	@Test
+	void aLaterAddOfTheSameThreadShouldFollowItsDoneWithoutWaiting() throws Exception {
+		RedisQueue<String> queue = instance("a");
+		queue.add("x");
+		assertThat(take(queue)).isEqualTo("x");
+		queue.add("x");
+		queue.doneWithoutWaiting("x");
+		queue.add("y");
+		// done then add: x, requeued by its done, is ahead of y.
+		assertThat(take(queue)).isEqualTo("x");
+		queue.doneWithoutWaiting("x");
+		queue.add("x");
+		assertThat(take(queue)).isEqualTo("y");
+		assertThat(take(queue)).as("added after its done: queued once, behind y").isEqualTo("x");
+		queue.doneWithoutWaiting("y");
+		queue.doneWithoutWaiting("x");
+		assertThat(queue.len()).isZero();
+		assertThat(queue.stats().inFlight()).isZero();
+	}
+
+	@Test
+	void donesOnTheirWayShouldReachRedisBeforeShutdownReturnsAndTheConnectionCloses() throws Exception {
+		RedisQueueConnection connection = RedisQueueConnection.of(TestRedis.client());
+		RedisQueue<String> queue = RedisQueue.builder(connection, this.name)
+			.holder("closing")
+			.leaseDuration(Duration.ofSeconds(10))
+			.build(ItemCodec.strings());
+		RedisQueue<String> observer = instance("observer");
+		for (int i = 0; i < 50; i++) {
+			queue.add("item-" + i);
+		}
+		for (int i = 0; i < 50; i++) {
+			queue.doneWithoutWaiting(take(queue));
+		}
+
+		queue.shutDown();
+		connection.close();
+
+		assertThat(observer.stats().inFlight()).as("every done was applied").isZero();
+		assertThat(observer.len()).isZero();
+	}
+
+	@Test
+	void aDoneWithoutWaitingShouldBeSeenByAReadOnAnotherThreadThatFollowsIt() throws Exception {
+		RedisQueue<String> queue = instance("a");
+		queue.add("x");
+		ExecutorService worker = Executors.newSingleThreadExecutor();
+		try {
+			worker.submit(() -> {
+				String item = take(queue);
+				queue.add(item);
+				queue.doneWithoutWaiting(item);
+				return null;
+			}).get(10, TimeUnit.SECONDS);
+		}
+		finally {
+			worker.shutdownNow();
+		}
+		assertThat(queue.len()).as("the item added while processing is queued again by the done").isEqualTo(1);
+		assertThat(queue.stats().inFlight()).isZero();
 	}
 
 	@Test

@@ -51,6 +51,11 @@ abstract class BatchRequest {
 		return this.completed;
 	}
 
+	/** The caller does not wait: the outcome, when it comes, is late. */
+	final synchronized void leave() {
+		this.callerLeft = !this.completed;
+	}
+
 	/** Lets the caller stop waiting now, without the outcome, which may still come. */
 	final synchronized void release() {
 		this.released = true;
@@ -82,6 +87,12 @@ abstract class BatchRequest {
 
 		/** The item's fairness keys as JSON, or empty. */
 		final String keys;
+
+		/**
+		 * The calling thread's done without waiting, for the same shard, that this add
+		 * must follow; set before the add is queued, under the batcher's monitor.
+		 */
+		@Nullable Done after;
 
 		boolean made;
 
@@ -130,6 +141,9 @@ abstract class BatchRequest {
 		private final Consumer<@Nullable Boolean> lateOutcome;
 
 		@Nullable Boolean accepted;
+
+		/** Set, under the batcher's monitor, once a part carrying this done was made. */
+		boolean sent;
 
 		Done(int shard, HeldLease lease, long askUntilNanos, Thread requester,
 				Consumer<@Nullable Boolean> lateOutcome) {

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -126,6 +127,15 @@ final class Batcher {
 	private final List<ArrayDeque<BatchRequest.Done>> dones;
 
 	private final ArrayDeque<Taker> takers = new ArrayDeque<>();
+
+	/** Dones asked without waiting ({@link #doneLater}) whose outcome has not come. */
+	private final Set<BatchRequest.Done> pendingDones = ConcurrentHashMap.newKeySet();
+
+	/**
+	 * Per thread, its last done asked without waiting: an add it makes later for the same
+	 * shard goes in a later part (a part runs its adds before its dones).
+	 */
+	private final ThreadLocal<BatchRequest.Done> lastDeferred = new ThreadLocal<>();
 
 	/** Per shard, its part on its way to Redis, or {@code null}. */
 	private final @Nullable Flight[] flying;
@@ -248,7 +258,11 @@ final class Batcher {
 	}
 
 	private boolean add(BatchRequest.Add request) {
+		BatchRequest.Done deferred = this.lastDeferred.get();
 		synchronized (this) {
+			if (deferred != null && deferred.shard == request.shard && !deferred.sent) {
+				request.after = deferred;
+			}
 			this.adds.get(request.shard).add(request);
 			arrived();
 			wakeSender();
@@ -309,6 +323,54 @@ final class Batcher {
 			dispatched.accept(null);
 		}
 		return request.accepted;
+	}
+
+	/**
+	 * Ends a lease in the next batch without waiting for Redis's answer (group commit):
+	 * the request goes to Redis after every request this instance asked before it for the
+	 * same shard, and before every later one, and is asked again through an outage as
+	 * {@link #done} is.
+	 * @param outcome told once, on the sender thread, of the outcome: whether Redis
+	 * accepted the token, or {@code null} if that will never be known; it must not block
+	 */
+	void doneLater(HeldLease lease, long askUntilNanos, Consumer<@Nullable Boolean> outcome) {
+		BatchRequest.Done[] self = new BatchRequest.Done[1];
+		BatchRequest.Done request = new BatchRequest.Done(this.shards.of(lease.encoded), lease, askUntilNanos,
+				Thread.currentThread(), (accepted) -> {
+					this.pendingDones.remove(self[0]);
+					outcome.accept(accepted);
+				});
+		self[0] = request;
+		request.leave();
+		this.pendingDones.add(request);
+		this.lastDeferred.set(request);
+		synchronized (this) {
+			this.dones.get(request.shard).add(request);
+			arrived();
+			wakeSender();
+		}
+	}
+
+	/**
+	 * Waits until every done asked without waiting before this call has its outcome, at
+	 * most {@link RedisLink#requestBound()}: a request that bypasses the batches then
+	 * sees every done that returned before it applied, whichever thread called it.
+	 */
+	void awaitDonesAsked() {
+		if (!this.pendingDones.isEmpty()) {
+			awaitPendingDones(this.link.requestBound().toNanos());
+		}
+	}
+
+	/**
+	 * Waits until every done asked without waiting has its outcome, at most the given
+	 * time: those still unanswered then keep being asked.
+	 */
+	void awaitPendingDones(long timeoutNanos) {
+		long deadline = System.nanoTime() + timeoutNanos;
+		for (BatchRequest.Done done : List.copyOf(this.pendingDones)) {
+			done.await(Math.max(0, deadline - System.nanoTime()));
+		}
 	}
 
 	/**
@@ -554,7 +616,7 @@ final class Batcher {
 	/** Whether the next batch would carry anything. Called under the monitor. */
 	private boolean sendable(long now) {
 		for (int shard = 0; shard < this.flying.length; shard++) {
-			if (this.flying[shard] == null && (!this.adds.get(shard).isEmpty()
+			if (this.flying[shard] == null && (hasAddToSend(this.adds.get(shard))
 					|| (retryDue(shard, now) && !this.dones.get(shard).isEmpty()))) {
 				return true;
 			}
@@ -646,14 +708,59 @@ final class Batcher {
 			if (this.flying[shard] != null) {
 				continue;
 			}
-			List<BatchRequest.Add> shardAdds = takeUpTo(this.adds.get(shard));
+			List<BatchRequest.Add> shardAdds = takeAddsAfterTheirDones(this.adds.get(shard));
 			List<BatchRequest.Done> shardDones = retryDue(shard, now) ? takeUpTo(this.dones.get(shard)) : List.of();
+			shardDones.forEach((done) -> done.sent = true);
 			List<Taker> shardTakers = (shard == askShard) ? included : List.of();
 			if (!shardAdds.isEmpty() || !shardDones.isEmpty() || !shardTakers.isEmpty()) {
 				parts.add(new Part(new ShardBatch(shard, shardAdds, shardDones, shardTakers.size()), shardTakers));
 			}
 		}
 		return parts;
+	}
+
+	private static boolean hasAddToSend(ArrayDeque<BatchRequest.Add> pending) {
+		for (BatchRequest.Add add : pending) {
+			if (!waitsForItsDone(add)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/** Whether the add's thread's done without waiting is not in a part yet. */
+	private static boolean waitsForItsDone(BatchRequest.Add add) {
+		return add.after != null && !add.after.sent;
+	}
+
+	/**
+	 * Takes the adds that may go in the next part: not one whose thread's done without
+	 * waiting is not in an earlier part yet (it stays, in order, for a later part).
+	 * Called under the monitor.
+	 */
+	private static List<BatchRequest.Add> takeAddsAfterTheirDones(ArrayDeque<BatchRequest.Add> pending) {
+		boolean held = false;
+		for (BatchRequest.Add add : pending) {
+			if (waitsForItsDone(add)) {
+				held = true;
+				break;
+			}
+		}
+		if (!held) {
+			return takeUpTo(pending);
+		}
+		List<BatchRequest.Add> taken = new ArrayList<>();
+		List<BatchRequest.Add> kept = new ArrayList<>();
+		for (BatchRequest.Add add; (add = pending.poll()) != null;) {
+			if (taken.size() < MOST_PER_BATCH && !waitsForItsDone(add)) {
+				taken.add(add);
+			}
+			else {
+				kept.add(add);
+			}
+		}
+		pending.addAll(kept);
+		return taken;
 	}
 
 	private static <R> List<R> takeUpTo(ArrayDeque<R> pending) {
@@ -997,6 +1104,8 @@ final class Batcher {
 		int shard = part.shard();
 		synchronized (this) {
 			for (int i = retry.size() - 1; i >= 0; i--) {
+				// A later add of its thread waits again until it is sent again.
+				retry.get(i).sent = false;
 				this.dones.get(shard).addFirst(retry.get(i));
 			}
 			this.retryAt[shard] = now + this.backoffNanos[shard];

@@ -151,6 +151,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.renewer.start(settings.leaseDuration());
 		this.stallWatch = new StallWatch(this.name, this.batcher, this.link, this.metrics);
 		this.renewer.everySecond(this.stallWatch::check);
+		this.link.beforeClose(this.batcher::awaitPendingDones);
 	}
 
 	/**
@@ -228,6 +229,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			this.metrics.retried();
 		}
 		String keys = fairnessJson(item);
+		this.batcher.awaitDonesAsked();
 		List<Long> made = unconfirmedIfUnanswered(encoded,
 				() -> this.link.run(Script.ADD_WITH, ScriptOutputType.MULTI, keysOf(encoded), now(), encoded,
 						Integer.toString(priority), keys, Long.toString(delayMicros),
@@ -255,11 +257,13 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public SortedMap<Integer, Integer> lenByPriority() {
+		this.batcher.awaitDonesAsked();
 		return this.views.lenByPriority();
 	}
 
 	@Override
 	public Map<String, Integer> lenByFairnessKey() {
+		this.batcher.awaitDonesAsked();
 		return (this.fairness != null) ? this.views.lenByFairnessKey() : Map.of();
 	}
 
@@ -282,6 +286,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			add(item);
 			return;
 		}
+		this.batcher.awaitDonesAsked();
 		unconfirmedIfUnanswered(encoded, () -> this.link.run(Script.ADD_AFTER, ScriptOutputType.INTEGER,
 				keysOf(encoded), now(), encoded, Long.toString(micros)));
 	}
@@ -315,6 +320,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		if (this.metrics != null) {
 			this.metrics.retried();
 		}
+		this.batcher.awaitDonesAsked();
 		return unconfirmedIfUnanswered(encoded, () -> this.failures.addRateLimited(encoded));
 	}
 
@@ -449,6 +455,54 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	}
 
 	@Override
+	public void doneWithoutWaiting(T item) {
+		Objects.requireNonNull(item, "item");
+		HeldLease lease = this.held.removeFor(item, Thread.currentThread());
+		if (lease != null) {
+			endLater(lease);
+		}
+	}
+
+	/**
+	 * Ends a lease that left {@link #held} in the next batch without waiting for Redis's
+	 * answer (group commit): a rejection is logged and counted when it comes, and the
+	 * lease's outcome completed.
+	 */
+	private void endLater(HeldLease lease) {
+		if (this.metrics != null) {
+			this.metrics.finished(System.nanoTime() - lease.takenNanos);
+		}
+		this.batcher.doneLater(lease, System.nanoTime() + this.batcher.askingTime().toNanos(),
+				(accepted) -> answered(lease, accepted));
+		signalDrain();
+		if (this.shuttingDown && this.held.isEmpty()) {
+			this.renewer.stop();
+		}
+	}
+
+	/**
+	 * The outcome of a done that did not wait for it. Runs on the sender thread, which it
+	 * does not hold up: an accepted done's lease outcome is completed here when nothing
+	 * depends on it yet, everything else on a helper thread.
+	 */
+	private void answered(HeldLease lease, @Nullable Boolean accepted) {
+		if (Boolean.TRUE.equals(accepted) && lease.outcome.getNumberOfDependents() == 0) {
+			lease.outcome.complete(DoneResult.ACCEPTED);
+			return;
+		}
+		this.link.helpers().execute(() -> {
+			if (accepted == null) {
+				answeredLate(lease, null);
+				return;
+			}
+			if (!accepted) {
+				logRejected(lease);
+			}
+			lease.outcome.complete(accepted ? DoneResult.ACCEPTED : DoneResult.REJECTED);
+		});
+	}
+
+	@Override
 	public DoneResult done(Lease lease) {
 		Objects.requireNonNull(lease, "lease");
 		if (!(lease instanceof HeldLease held) || held.grantor != this) {
@@ -489,10 +543,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		else {
 			result = accepted ? DoneResult.ACCEPTED : DoneResult.REJECTED;
 			if (!accepted) {
-				logger.log(Level.WARNING,
-						"workqueue '" + this.name + "': done of " + lease.encoded + " rejected: its lease "
-								+ lease.token
-								+ " had expired, so the item was delivered again and may have been processed twice");
+				logRejected(lease);
 			}
 			lease.outcome.complete(result);
 		}
@@ -501,6 +552,11 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			this.renewer.stop();
 		}
 		return result;
+	}
+
+	private void logRejected(HeldLease lease) {
+		logger.log(Level.WARNING, "workqueue '" + this.name + "': done of " + lease.encoded + " rejected: its lease "
+				+ lease.token + " had expired, so the item was delivered again and may have been processed twice");
 	}
 
 	/**
@@ -541,16 +597,19 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public int len() {
+		this.batcher.awaitDonesAsked();
 		return this.views.len();
 	}
 
 	@Override
 	public int waitingLen() {
+		this.batcher.awaitDonesAsked();
 		return this.views.waitingLen();
 	}
 
 	@Override
 	public RedisQueueStats stats() {
+		this.batcher.awaitDonesAsked();
 		return this.views.stats();
 	}
 
@@ -571,21 +630,25 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public Map<String, String> parked() {
+		this.batcher.awaitDonesAsked();
 		return this.views.parked();
 	}
 
 	@Override
 	public boolean requeueParked(String encoded) {
+		this.batcher.awaitDonesAsked();
 		return this.views.unpark(encoded, true);
 	}
 
 	@Override
 	public boolean dropParked(String encoded) {
+		this.batcher.awaitDonesAsked();
 		return this.views.unpark(encoded, false);
 	}
 
 	@Override
 	public List<InFlightItem> inFlight() {
+		this.batcher.awaitDonesAsked();
 		return this.views.inFlight();
 	}
 
@@ -653,6 +716,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		}
 		finally {
 			giveBackLeases();
+			// Within the drain's time: the dones asked without waiting are on their way.
+			this.batcher.awaitPendingDones(remaining(start, timeoutNanos));
 		}
 	}
 

@@ -9,12 +9,14 @@ import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
 import io.lettuce.core.AbstractRedisClient;
@@ -73,6 +75,9 @@ public final class RedisLink implements AutoCloseable {
 	private @Nullable CompletableFuture<Commands> opening;
 
 	private boolean closed;
+
+	/** Waits for requests on their way, given the time left; see {@link #beforeClose}. */
+	private final List<LongConsumer> beforeClose = new CopyOnWriteArrayList<>();
 
 	/** False once a server refused functions: scripts are sent instead, from then on. */
 	private volatile boolean functions = true;
@@ -503,13 +508,29 @@ public final class RedisLink implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Asks to be given, before the connection closes, a time to wait for requests on
+	 * their way (the dones that queues sent without waiting).
+	 */
+	void beforeClose(LongConsumer awaitForNanos) {
+		this.beforeClose.add(awaitForNanos);
+	}
+
 	/** Whether {@link #close()} was called: no request will be answered again. */
 	synchronized boolean isClosed() {
 		return this.closed;
 	}
 
+	/**
+	 * Closes the connection, after waiting (at most {@link #requestBound()} in all) for
+	 * the requests that queues sent without waiting.
+	 */
 	@Override
 	public void close() {
+		long deadline = System.nanoTime() + requestBound().toNanos();
+		for (LongConsumer awaitFor : this.beforeClose) {
+			awaitFor.accept(Math.max(0, deadline - System.nanoTime()));
+		}
 		StatefulConnection<String, String> open;
 		synchronized (this) {
 			this.closed = true;
