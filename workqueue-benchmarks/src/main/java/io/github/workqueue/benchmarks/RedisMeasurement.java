@@ -45,6 +45,13 @@ import io.lettuce.core.RedisClient;
  */
 public final class RedisMeasurement {
 
+	/**
+	 * Whether the workers of {@link #enqueueAndProcess} end items as the worker container
+	 * does, without waiting for Redis ({@code -DdoneWithoutWaiting=true}), or with a
+	 * {@code done} that waits.
+	 */
+	static final boolean DONE_WITHOUT_WAITING = Boolean.getBoolean("doneWithoutWaiting");
+
 	private static final int ITEMS = 100_000;
 
 	private static final int WORKERS_PER_INSTANCE = 4;
@@ -205,7 +212,12 @@ public final class RedisMeasurement {
 					Optional<String> item;
 					while ((item = queue.get()).isPresent()) {
 						ledger.processed(item.get());
-						queue.done(item.get());
+						if (DONE_WITHOUT_WAITING) {
+							queue.doneWithoutWaiting(item.get());
+						}
+						else {
+							queue.done(item.get());
+						}
 						finished.countDown();
 					}
 				}

@@ -34,8 +34,9 @@ import io.github.workqueue.redis.RedisQueueConnection;
  * </ul>
  * Every item is checked to be processed exactly once (by {@code RedisMeasurement}'s
  * ledger). Each run also prints this JVM's CPU per item (all its threads).
- * {@code -Ditems}, {@code -DpacedItems} and {@code -DfairnessRun=false} shorten a run.
- * Run: {@code java -cp
+ * {@code -Ditems}, {@code -DpacedItems} and {@code -DfairnessRun=false} shorten a run;
+ * {@code -DdoneWithoutWaiting=true} ends items as the worker container does. Run:
+ * {@code java -cp
  * workqueue-benchmarks/target/benchmarks.jar
  * io.github.workqueue.benchmarks.RedisPriorityMeasurement}.
  */
