@@ -353,12 +353,13 @@ final class Batcher {
 
 	/**
 	 * Waits until every done asked without waiting before this call has its outcome, at
-	 * most {@link RedisLink#requestBound()}: a request that bypasses the batches then
-	 * sees every done that returned before it applied, whichever thread called it.
+	 * most a command timeout (through an outage the caller's own request fails next): a
+	 * request that bypasses the batches then sees every done that returned before it
+	 * applied, whichever thread called it.
 	 */
 	void awaitDonesAsked() {
 		if (!this.pendingDones.isEmpty()) {
-			awaitPendingDones(this.link.requestBound().toNanos());
+			awaitPendingDones(this.link.replyTimeout().toNanos());
 		}
 	}
 
