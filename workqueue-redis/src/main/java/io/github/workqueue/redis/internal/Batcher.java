@@ -107,9 +107,13 @@ final class Batcher {
 
 	/**
 	 * holder, lease, most expiries, ended lease memory: ARGV 2 to 5 of every batch. The
-	 * memory is set by the sender before each batch ({@link #endedMemory}).
+	 * memory is set by the sender before a batch, when the command timeout it derives
+	 * from changed ({@link #endedMemory}). Read and written by the sender only.
 	 */
 	private final String[] fixedArgs;
+
+	/** The command timeout the ended lease memory in {@code fixedArgs} was made for. */
+	private @Nullable Duration endedMemoryFor;
 
 	private final Duration leaseDuration;
 
@@ -292,8 +296,8 @@ final class Batcher {
 	 * attempt, which Redis runs within a command timeout of its sending if it answers it,
 	 * still finds the first attempt's record.
 	 */
-	private Duration endedMemory() {
-		return askingTime().plus(this.link.replyTimeout().multipliedBy(2));
+	private Duration endedMemory(Duration replyTimeout) {
+		return askingTime().plus(replyTimeout.multipliedBy(2));
 	}
 
 	/**
@@ -806,7 +810,11 @@ final class Batcher {
 	 */
 	private void launch(List<Part> batch) {
 		String now = this.now.get();
-		this.fixedArgs[3] = Long.toString(endedMemory().toNanos() / 1000);
+		Duration replyTimeout = this.link.replyTimeout();
+		if (!replyTimeout.equals(this.endedMemoryFor)) {
+			this.endedMemoryFor = replyTimeout;
+			this.fixedArgs[3] = Long.toString(endedMemory(replyTimeout).toNanos() / 1000);
+		}
 		long sentNanos = System.nanoTime();
 		List<Flight> flights = new ArrayList<>(batch.size());
 		for (Part planned : batch) {
@@ -1082,10 +1090,8 @@ final class Batcher {
 	 * {@link UnconfirmedAddException}
 	 */
 	private void failed(ShardBatch part, RedisException ex, boolean maybeApplied) {
+		this.outage.failed(ex);
 		boolean closed = this.link.isClosed();
-		if (!closed) {
-			this.outage.failed(ex);
-		}
 		for (BatchRequest.Add add : part.adds()) {
 			add.complete(false, maybeApplied ? unconfirmed(add, "no answer from Redis", ex) : ex);
 		}

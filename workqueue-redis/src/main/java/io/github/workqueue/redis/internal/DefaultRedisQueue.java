@@ -139,7 +139,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.fairness = settings.fairness();
 		this.lateDoneListener = settings.lateDoneListener();
 		this.plainAdds = this.defaultPriority == 0 && this.fairness == null;
-		this.outage = new OutageLog(this.name);
+		this.outage = new OutageLog(this.name, this.link::isClosed);
 		this.batcher = new Batcher(this.name, this.link, this.shards, this::now,
 				new String[] { this.holder, this.leaseMicros, this.maxRedeliveries }, this.leaseDuration,
 				this.longestBlockNanos, this.outage);

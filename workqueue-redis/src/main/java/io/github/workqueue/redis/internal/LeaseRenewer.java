@@ -137,12 +137,10 @@ final class LeaseRenewer<T> {
 			}
 		}
 		catch (RedisException ex) {
+			this.outage.failed(ex);
 			if (this.link.isClosed()) {
-				// Closed while this beat's renewals were on their way: not an outage.
+				// Closed while this beat's renewals were on their way.
 				stopAsClosed();
-			}
-			else {
-				this.outage.failed(ex);
 			}
 		}
 		catch (RuntimeException ex) {
@@ -179,9 +177,7 @@ final class LeaseRenewer<T> {
 				this.outage.succeeded();
 			}
 			catch (RedisException ex) {
-				if (!this.link.isClosed()) {
-					this.outage.failed(ex);
-				}
+				this.outage.failed(ex);
 			}
 		}
 	}

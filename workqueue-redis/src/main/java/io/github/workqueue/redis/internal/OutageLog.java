@@ -2,10 +2,12 @@ package io.github.workqueue.redis.internal;
 
 import java.lang.System.Logger.Level;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 
 /**
  * Logs an outage of Redis once when it starts and once when it ends, however many threads
- * keep retrying meanwhile. Thread-safe.
+ * keep retrying meanwhile. A failure after the application closed the connection is no
+ * outage and is not logged. Thread-safe.
  */
 final class OutageLog {
 
@@ -13,14 +15,21 @@ final class OutageLog {
 
 	private final String queue;
 
+	private final BooleanSupplier closed;
+
 	private final AtomicBoolean down = new AtomicBoolean();
 
-	OutageLog(String queue) {
+	/**
+	 * @param queue the queue's name
+	 * @param closed whether the connection was closed
+	 */
+	OutageLog(String queue, BooleanSupplier closed) {
 		this.queue = queue;
+		this.closed = closed;
 	}
 
 	void failed(RuntimeException ex) {
-		if (this.down.compareAndSet(false, true)) {
+		if (!this.closed.getAsBoolean() && this.down.compareAndSet(false, true)) {
 			logger.log(Level.WARNING, "workqueue '" + this.queue + "': Redis cannot be reached (" + ex
 					+ "); retrying with backoff until it can");
 		}
