@@ -54,7 +54,8 @@ public final class RedisMeasurement {
 
 	private static final int ITEMS = 100_000;
 
-	private static final int WORKERS_PER_INSTANCE = 4;
+	/** Workers per instance ({@code -Dworkers}, default 4). */
+	private static final int WORKERS_PER_INSTANCE = Integer.getInteger("workers", 4);
 
 	private static final int HAND_OFFS = 5_000;
 

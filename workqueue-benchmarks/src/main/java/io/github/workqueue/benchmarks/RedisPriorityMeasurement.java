@@ -35,8 +35,9 @@ import io.github.workqueue.redis.RedisQueueConnection;
  * Every item is checked to be processed exactly once (by {@code RedisMeasurement}'s
  * ledger). Each run also prints this JVM's CPU per item (all its threads).
  * {@code -Ditems}, {@code -DpacedItems} and {@code -DfairnessRun=false} shorten a run;
- * {@code -DdoneWithoutWaiting=true} ends items as the worker container does. Run:
- * {@code java -cp
+ * {@code -DdoneWithoutWaiting=true} ends items as the worker container does;
+ * {@code -Dprefetch=N} leases up to N items ahead of the workers; {@code -Dworkers=N}
+ * runs N workers (default 4). Run: {@code java -cp
  * workqueue-benchmarks/target/benchmarks.jar
  * io.github.workqueue.benchmarks.RedisPriorityMeasurement}.
  */
@@ -44,7 +45,8 @@ public final class RedisPriorityMeasurement {
 
 	private static final int ITEMS = Integer.getInteger("items", 100_000);
 
-	private static final int WORKERS = 4;
+	/** Items leased ahead of the workers ({@code -Dprefetch}, default the builder's). */
+	private static final int PREFETCH = Integer.getInteger("prefetch", RedisQueueBuilder.DEFAULT_PREFETCH);
 
 	private static final int PACED_ITEMS = Integer.getInteger("pacedItems", 20_000);
 
@@ -60,8 +62,8 @@ public final class RedisPriorityMeasurement {
 		try (MeasuredRedis redis = MeasuredRedis.start()) {
 			String uri = redis.uri();
 			System.out.println(redis.describe());
-			System.out.printf("%-34s %12s %16s %19s %14s %15s %14s%n", "enqueue-and-process x 4", "items/s",
-					"redis us/item", "in scripts us/item", "scripts/item", "commands/item", "JVM us/item");
+			System.out.printf("%-34s %12s %16s %19s %14s %15s %14s%n", "enqueue-and-process, prefetch " + PREFETCH,
+					"items/s", "redis us/item", "in scripts us/item", "scripts/item", "commands/item", "JVM us/item");
 			reportModes(uri, ITEMS, 0);
 			System.out.printf("%-34s%n", "paced at " + PACE + " adds/s");
 			reportModes(uri, PACED_ITEMS, PACE);
@@ -107,7 +109,7 @@ public final class RedisPriorityMeasurement {
 	}
 
 	private static RedisQueue<String> queue(RedisClient client, String name, boolean fair) {
-		RedisQueueBuilder builder = RedisQueue.builder(RedisQueueConnection.of(client), name);
+		RedisQueueBuilder builder = RedisQueue.builder(RedisQueueConnection.of(client), name).prefetch(PREFETCH);
 		return (fair ? builder.fairness(TENANT) : builder).build(ItemCodec.strings());
 	}
 

@@ -8,6 +8,7 @@ import java.util.Optional;
 import io.github.workqueue.core.DeferredDone;
 import io.github.workqueue.core.FailedAttempts;
 import io.github.workqueue.core.LeasedQueue;
+import io.github.workqueue.core.LeasingAhead;
 import io.github.workqueue.core.RateLimitingQueue;
 
 /**
@@ -28,13 +29,27 @@ import io.github.workqueue.core.RateLimitingQueue;
  * instead of retried forever.
  *
  * <p>
+ * <b>Leasing ahead.</b> With {@link RedisQueueBuilder#prefetch(int) prefetch} above zero,
+ * an instance leases up to that many items beyond the threads waiting in {@code get}, in
+ * the same calls, and hands them out in the order taken. A buffered item is in flight as
+ * far as the queue is concerned: its lease is renewed while it waits, an add meanwhile
+ * makes it run again after {@code done}, and {@link #len()} does not count it. Order
+ * across instances is then exact up to the buffers: an item added later with a higher
+ * priority (or a fairness key's next turn) waits behind at most {@code prefetch} buffered
+ * items per instance. The buffer is given back at once, in order and not counted as
+ * redeliveries, at shutdown, by {@link #giveBackLeasedAhead()} (the worker container's
+ * pause) and once an item waited a whole lease duration untaken; an instance that dies
+ * loses its buffered items' leases like its workers', and they are delivered again when
+ * the leases expire.
+ *
+ * <p>
  * <b>Instance shutdown.</b> {@link #shutDown()} and {@link #shutDownWithDrain()} stop
  * this instance only: it takes and accepts no more items. Items its workers are
- * processing keep their leases until {@code done}; when a drain ends (its items done, its
- * timeout passed, or {@code shutDown()} called meanwhile) the leases still held are given
- * back at once, and those items are queued again for the other instances, not counted as
- * redelivered or lost. Queued and waiting items stay in Redis;
- * {@link #discardedAtShutdown()} is always empty.
+ * processing keep their leases until {@code done}; items leased ahead are given back at
+ * once; when a drain ends (its items done, its timeout passed, or {@code shutDown()}
+ * called meanwhile) the leases still held are given back at once, and those items are
+ * queued again for the other instances, not counted as redelivered or lost. Queued and
+ * waiting items stay in Redis; {@link #discardedAtShutdown()} is always empty.
  *
  * <p>
  * <b>Failed attempts.</b> The count of an item's failed attempts since its last success
@@ -55,7 +70,8 @@ import io.github.workqueue.core.RateLimitingQueue;
  *
  * @param <T> the type of the items
  */
-public interface RedisQueue<T> extends RateLimitingQueue<T>, FailedAttempts<T>, LeasedQueue<T>, DeferredDone<T> {
+public interface RedisQueue<T>
+		extends RateLimitingQueue<T>, FailedAttempts<T>, LeasedQueue<T>, DeferredDone<T>, LeasingAhead {
 
 	/**
 	 * Starts building a queue.

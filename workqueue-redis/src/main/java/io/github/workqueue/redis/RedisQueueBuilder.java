@@ -25,6 +25,12 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RedisQueueBuilder {
 
+	/** How many items an instance leases ahead of its waiting threads by default. */
+	public static final int DEFAULT_PREFETCH = 0;
+
+	/** The most items an instance may lease ahead of its waiting threads. */
+	public static final int MOST_PREFETCH = 256;
+
 	private final RedisQueueConnection connection;
 
 	private final String name;
@@ -36,6 +42,8 @@ public final class RedisQueueBuilder {
 	private int maxRedeliveries = 5;
 
 	private int shards = 1;
+
+	private int prefetch = DEFAULT_PREFETCH;
 
 	private RateLimiter<?> rateLimiter = RateLimiters.controllerDefault(Clock.system());
 
@@ -175,6 +183,24 @@ public final class RedisQueueBuilder {
 	}
 
 	/**
+	 * Sets how many items this instance may lease ahead of its threads waiting in
+	 * {@code get} (default {@value #DEFAULT_PREFETCH}): they come in the same calls as
+	 * the waiting threads' items, wait in a buffer with their leases renewed, and are
+	 * handed out in the order taken, so that a thread back from {@code done} finds its
+	 * next item without a round trip. Order across instances is then exact up to the
+	 * buffers (see {@link RedisQueue}); {@code 0} keeps it exact.
+	 * @param prefetch between 0 and {@value #MOST_PREFETCH}
+	 * @return this builder
+	 */
+	public RedisQueueBuilder prefetch(int prefetch) {
+		if (prefetch < 0 || prefetch > MOST_PREFETCH) {
+			throw new IllegalArgumentException("prefetch must be between 0 and " + MOST_PREFETCH + ", was " + prefetch);
+		}
+		this.prefetch = prefetch;
+		return this;
+	}
+
+	/**
 	 * Sets how this instance appears as the holder of its leases (default: process id,
 	 * host and a random suffix). Whitespace is replaced.
 	 * @param holder the name
@@ -231,7 +257,7 @@ public final class RedisQueueBuilder {
 		Duration longestBlock = (this.redisTimeMicros != null) ? Duration.ofMillis(10) : Duration.ofSeconds(1);
 		return new DefaultRedisQueue<>(new DefaultRedisQueue.Settings<>(this.name, this.prefix, this.shards,
 				this.connection.link(), codec, this.holder, this.leaseDuration, this.maxRedeliveries,
-				(RateLimiter<? super T>) this.rateLimiter, this.redisTimeMicros, longestBlock, metrics,
+				(RateLimiter<? super T>) this.rateLimiter, this.redisTimeMicros, longestBlock, this.prefetch, metrics,
 				this.defaultPriority, (FairnessKeyExtractor<? super T>) this.fairness, this.lateDoneListener));
 	}
 

@@ -28,10 +28,12 @@ import static org.awaitility.Awaitility.await;
  * times: with plain adds (the FIFO), with adds at three priorities (the ready set of
  * priorities without keys, and the moves between it and the FIFO), and with the same adds
  * on a queue with fairness over four tenants (the priority trees, and the moves between
- * them and the FIFO), where no key of priorities or fairness may be left at the end.
+ * them and the FIFO), where no key of priorities or fairness may be left at the end. And
+ * run a fourth time with plain adds on instances that lease up to 8 items ahead of their
+ * workers (the buffer, its hand-out, and its give-back at the drain).
  */
 @ParameterizedClass(name = "{0}")
-@ValueSource(strings = { "fifo", "priorities", "fairness" })
+@ValueSource(strings = { "fifo", "priorities", "fairness", "prefetch" })
 class RedisQueueStressTest {
 
 	@Parameter
@@ -60,6 +62,9 @@ class RedisQueueStressTest {
 				.holder("instance-" + i);
 			if (this.mode.equals("fairness")) {
 				builder.fairness((String key) -> List.of("t" + (key.hashCode() & 3)));
+			}
+			if (this.mode.equals("prefetch")) {
+				builder.prefetch(8);
 			}
 			RedisQueue<String> instance = builder.build(ItemCodec.strings());
 			instances.add(instance);
@@ -144,7 +149,7 @@ class RedisQueueStressTest {
 	}
 
 	private boolean prioritized() {
-		return !this.mode.equals("fifo");
+		return this.mode.equals("priorities") || this.mode.equals("fairness");
 	}
 
 	private static Thread start(Runnable task) {

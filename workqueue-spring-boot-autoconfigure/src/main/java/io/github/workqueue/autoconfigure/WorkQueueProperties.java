@@ -107,6 +107,15 @@ public class WorkQueueProperties {
 		private @Nullable Integer maxRedeliveries;
 
 		/**
+		 * Redis queues: how many items an instance leases ahead of its waiting workers,
+		 * so that a worker back from an item finds the next without a round trip to
+		 * Redis. Order across instances is then exact up to these buffers: a later item
+		 * of higher priority waits behind at most this many per instance. Buffered items
+		 * are given back at pause and shutdown. 0 to 256; defaults to 0.
+		 */
+		private @Nullable Integer prefetch;
+
+		/**
 		 * Redis queues: first part of the queue's keys, {prefix:name}. Defaults to
 		 * "workqueue".
 		 */
@@ -175,6 +184,14 @@ public class WorkQueueProperties {
 
 		public void setMaxRedeliveries(@Nullable Integer maxRedeliveries) {
 			this.maxRedeliveries = maxRedeliveries;
+		}
+
+		public @Nullable Integer getPrefetch() {
+			return this.prefetch;
+		}
+
+		public void setPrefetch(@Nullable Integer prefetch) {
+			this.prefetch = prefetch;
 		}
 
 		public @Nullable String getKeyPrefix() {

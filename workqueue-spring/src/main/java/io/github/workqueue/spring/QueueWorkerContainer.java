@@ -62,7 +62,8 @@ public interface QueueWorkerContainer {
 	boolean isRunning();
 
 	/**
-	 * Stops taking new items; items in flight finish. Idempotent.
+	 * Stops taking new items; items in flight finish. Items a shared queue leased ahead
+	 * of the workers are given back, for other instances to take. Idempotent.
 	 */
 	void pause();
 

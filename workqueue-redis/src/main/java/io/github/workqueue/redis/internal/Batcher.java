@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -44,14 +45,25 @@ import org.jspecify.annotations.Nullable;
  * {@link #ASK_PATIENCE_NANOS} lets the next free shard be asked too.
  *
  * <p>
- * A thread waiting in {@link #take} holds a {@link Taker}. A lease is granted only for a
- * taker that waits when the batch is made; a grant goes to the first taker still waiting
- * when the reply comes (the others timed out, were interrupted, were served by another
- * shard or released by shutdown), and a grant that finds none is given back at once (its
- * item returns to the head of the queue, not counted as a redelivery). While takers wait
- * and Redis has nothing for them, one {@code BLPOP} per instance and shard
- * ({@link WakeHints}) waits for a hint, and the batch runs again at the latest when the
- * next waiting item or lease deadline is due, or after {@code longestBlock}.
+ * A thread waiting in {@link #take} holds a {@link Taker}. A lease is granted for a taker
+ * that waits when the batch is made, or ahead of the takers (prefetch): a batch that asks
+ * for leases asks for up to {@code prefetch} more than the takers waiting, less those
+ * buffered and those asked for already; a batch asks for them alone once the buffer is
+ * half empty. A grant goes to the first taker still waiting when the reply comes (the
+ * others timed out, were interrupted, were served by another shard or released by
+ * shutdown), else to the buffer while it holds fewer than {@code prefetch}, and is given
+ * back at once otherwise (its item returns to the head of the queue, not counted as a
+ * redelivery). A taker takes the buffer's oldest grant without waiting; takers wait only
+ * while the buffer is empty. Buffered leases are renewed with the held ones
+ * ({@link #buffered()}); one whose renewal failed for half a lease, or that Redis says
+ * expired, is given back (for what it is worth) rather than handed out. The buffer is
+ * given back, in order, at shutdown and by {@link #giveBackLeasedAhead()}, and a lease
+ * that waited a whole lease duration untaken at the renewer's next beat. Leases are asked
+ * for ahead only with the takers' or after a take, so an instance that only adds leases
+ * nothing. While takers wait and Redis has nothing for them, one {@code BLPOP} per
+ * instance and shard ({@link WakeHints}) waits for a hint, and the batch runs again at
+ * the latest when the next waiting item or lease deadline is due, or after
+ * {@code longestBlock}.
  *
  * <p>
  * Through an outage, adds fail at once (the caller sees the exception, as with any Redis
@@ -132,6 +144,37 @@ final class Batcher {
 
 	private final ArrayDeque<Taker> takers = new ArrayDeque<>();
 
+	/** The most leases taken ahead of the takers. */
+	private final int prefetch;
+
+	/** Leases taken ahead of the takers, oldest first: at most {@link #prefetch}. */
+	private final ArrayDeque<BufferedGrant> buffer = new ArrayDeque<>();
+
+	/** Leases asked for beyond the takers by the flights not read yet. */
+	private int extrasAsked;
+
+	/**
+	 * No lease is asked for ahead of the takers until the next {@link #take}: set by
+	 * {@link #giveBackLeasedAhead()} (a pause).
+	 */
+	private boolean aheadSuspended;
+
+	/**
+	 * A take left the buffer half empty: the next batch asks for leases ahead, even with
+	 * no taker waiting. Leases are asked for ahead only with takers' or after a take, so
+	 * that an instance that only adds never leases anything.
+	 */
+	private boolean refillAsked;
+
+	/**
+	 * Before this time ({@link System#nanoTime()}), after an ask for leases ahead alone
+	 * found too few, none is asked for alone.
+	 */
+	private long refillAt;
+
+	/** Shards in a row that had fewer leases ahead than asked for. */
+	private int shortRefills;
+
 	/** Dones asked without waiting ({@link #doneLater}) whose outcome has not come. */
 	private final Set<BatchRequest.Done> pendingDones = ConcurrentHashMap.newKeySet();
 
@@ -203,8 +246,9 @@ final class Batcher {
 	 * @param fixedArgs holder, lease in microseconds, most expiries
 	 */
 	Batcher(String name, RedisLink link, Shards shards, Supplier<String> now, String[] fixedArgs,
-			Duration leaseDuration, long longestBlockNanos, OutageLog outage) {
+			Duration leaseDuration, long longestBlockNanos, int prefetch, OutageLog outage) {
 		this.name = name;
+		this.prefetch = prefetch;
 		this.link = link;
 		this.shards = shards;
 		this.returns = new LeaseReturns(link, shards, now);
@@ -227,6 +271,7 @@ final class Batcher {
 		this.dones = List.copyOf(doneQueues);
 		this.flying = new Flight[count];
 		long start = System.nanoTime();
+		this.refillAt = start;
 		this.retryAt = new long[count];
 		Arrays.fill(this.retryAt, start);
 		this.backoffNanos = new long[count];
@@ -388,15 +433,34 @@ final class Batcher {
 	 */
 	@Nullable Grant take(long timeoutNanos) throws InterruptedException {
 		Taker taker = new Taker();
+		List<BufferedGrant> stale = new ArrayList<>(0);
+		Grant ready;
 		synchronized (this) {
 			if (this.shuttingDown) {
 				return null;
 			}
-			this.takers.add(taker);
+			this.aheadSuspended = false;
 			arrived();
-			this.pollAt = System.nanoTime();
-			this.lastTakerNanos = this.pollAt;
-			wakeSender();
+			long now = System.nanoTime();
+			ready = takeBuffered(now, stale);
+			if (ready == null) {
+				this.takers.add(taker);
+				this.pollAt = now;
+				this.lastTakerNanos = now;
+				wakeSender();
+			}
+			else if (this.prefetch > 0 && extrasWanted() >= (this.prefetch + 1) / 2) {
+				this.refillAsked = true;
+				if (now - this.refillAt >= 0) {
+					wakeSender();
+				}
+			}
+		}
+		if (!stale.isEmpty()) {
+			giveBack(stale.stream().map((buffered) -> buffered.grant).toList());
+		}
+		if (ready != null) {
+			return ready;
 		}
 		long start = System.nanoTime();
 		long triedBound = Math.max(timeoutNanos, this.link.requestBound().toNanos());
@@ -434,18 +498,81 @@ final class Batcher {
 	}
 
 	/**
-	 * Releases the waiting takers (their {@link #take} returns {@code null}) and stops
-	 * granting leases; adds and dones already asked for are still sent.
+	 * The buffer's oldest grant that can still be handed out, if any: the ones before it
+	 * that cannot go to {@code stale}. Called under the monitor.
+	 */
+	private @Nullable Grant takeBuffered(long now, List<BufferedGrant> stale) {
+		long handOutNanos = this.leaseDuration.toNanos() / 2;
+		for (BufferedGrant buffered; (buffered = this.buffer.poll()) != null;) {
+			if (buffered.canHandOut(now, handOutNanos)) {
+				return buffered.handOut(now);
+			}
+			stale.add(buffered);
+		}
+		return null;
+	}
+
+	/**
+	 * The leases taken ahead that wait in the buffer, for the renewer, after giving back
+	 * those that waited a whole lease duration: no thread took them for that long (the
+	 * workers are busy or stopped asking), so other instances may.
+	 */
+	List<BufferedGrant> buffered() {
+		List<Grant> overdue = new ArrayList<>(0);
+		List<BufferedGrant> waiting;
+		synchronized (this) {
+			long now = System.nanoTime();
+			BufferedGrant oldest;
+			while ((oldest = this.buffer.peek()) != null && oldest.waitedNanos(now) >= this.leaseDuration.toNanos()) {
+				overdue.add(this.buffer.poll().grant);
+			}
+			waiting = List.copyOf(this.buffer);
+		}
+		giveBack(overdue);
+		return waiting;
+	}
+
+	/**
+	 * Gives back the leases taken ahead of the takers, in order, and asks for none ahead
+	 * until a thread takes again (a pause).
+	 * @return how many were given back
+	 */
+	int giveBackLeasedAhead() {
+		List<Grant> grants;
+		synchronized (this) {
+			this.aheadSuspended = true;
+			grants = drainBuffer();
+		}
+		giveBack(grants);
+		return grants.size();
+	}
+
+	/** Empties the buffer. Called under the monitor. */
+	private List<Grant> drainBuffer() {
+		List<Grant> grants = new ArrayList<>(this.buffer.size());
+		for (BufferedGrant buffered; (buffered = this.buffer.poll()) != null;) {
+			grants.add(buffered.grant);
+		}
+		return grants;
+	}
+
+	/**
+	 * Releases the waiting takers (their {@link #take} returns {@code null}), gives back
+	 * the leases taken ahead and stops granting leases; adds and dones already asked for
+	 * are still sent.
 	 */
 	void shutDown() {
+		List<Grant> grants;
 		synchronized (this) {
 			this.shuttingDown = true;
 			for (Taker taker : this.takers) {
 				taker.cancel();
 			}
 			this.takers.clear();
+			grants = drainBuffer();
 			unparkSender();
 		}
+		giveBack(grants);
 		this.hints.forEach(WakeHints::close);
 	}
 
@@ -637,6 +764,7 @@ final class Batcher {
 	 */
 	private int askShard(long now, boolean batchGoes) {
 		boolean due = hasTakers() && (batchGoes || this.hinted || now - this.pollAt >= 0);
+		due = due || refillDue(now);
 		if (!due || (this.asking != null && now - this.asking.sentNanos < ASK_PATIENCE_NANOS)) {
 			return -1;
 		}
@@ -647,6 +775,25 @@ final class Batcher {
 			}
 		}
 		return -1;
+	}
+
+	/**
+	 * How many leases a batch asks for ahead of the takers: the buffer's room, less those
+	 * asked for already. Called under the monitor.
+	 */
+	private int extrasWanted() {
+		if (this.shuttingDown || this.aheadSuspended) {
+			return 0;
+		}
+		return Math.max(0, this.prefetch - this.buffer.size() - this.extrasAsked);
+	}
+
+	/**
+	 * Whether a batch asks for leases ahead of the takers alone: a take asked for it and
+	 * the last such ask was not short. Called under the monitor.
+	 */
+	private boolean refillDue(long now) {
+		return this.refillAsked && extrasWanted() > 0 && now - this.refillAt >= 0;
 	}
 
 	private boolean retryDue(int shard, long now) {
@@ -671,6 +818,11 @@ final class Batcher {
 				wakeAt = earlier(wakeAt, this.retryAt[shard]);
 				timed = true;
 			}
+		}
+		if (this.refillAsked && this.asking == null && now - this.refillAt < 0) {
+			// The buffer is half empty and its last ask was short: asked again later.
+			wakeAt = earlier(wakeAt, this.refillAt);
+			timed = true;
 		}
 		if (hasTakers()) {
 			if (!this.hinted && now - this.pollAt < 0) {
@@ -697,6 +849,7 @@ final class Batcher {
 		this.hinted = false;
 		this.awaited.clear();
 		List<Taker> included = List.of();
+		int extras = 0;
 		if (askShard >= 0) {
 			int wanted = Math.min(MOST_PER_BATCH, countTakers());
 			included = new ArrayList<>(wanted);
@@ -705,6 +858,11 @@ final class Batcher {
 					break;
 				}
 				included.add(taker);
+			}
+			if (wanted > 0 || this.refillAsked) {
+				extras = Math.min(MOST_PER_BATCH - wanted, extrasWanted());
+				this.extrasAsked += extras;
+				this.refillAsked = false;
 			}
 			this.turn = (askShard + 1) % this.flying.length;
 		}
@@ -717,8 +875,9 @@ final class Batcher {
 			List<BatchRequest.Done> shardDones = retryDue(shard, now) ? takeUpTo(this.dones.get(shard)) : List.of();
 			shardDones.forEach((done) -> done.sent = true);
 			List<Taker> shardTakers = (shard == askShard) ? included : List.of();
-			if (!shardAdds.isEmpty() || !shardDones.isEmpty() || !shardTakers.isEmpty()) {
-				parts.add(new Part(new ShardBatch(shard, shardAdds, shardDones, shardTakers.size()), shardTakers));
+			int wanted = (shard == askShard) ? shardTakers.size() + extras : 0;
+			if (!shardAdds.isEmpty() || !shardDones.isEmpty() || wanted > 0) {
+				parts.add(new Part(new ShardBatch(shard, shardAdds, shardDones, wanted), shardTakers));
 			}
 		}
 		return parts;
@@ -834,7 +993,7 @@ final class Batcher {
 		synchronized (this) {
 			for (Flight flight : flights) {
 				this.flying[flight.shard()] = flight;
-				if (!flight.takers.isEmpty()) {
+				if (flight.part.wanted() > 0) {
 					this.asking = flight;
 				}
 				if (!flight.wasSent()) {
@@ -883,12 +1042,15 @@ final class Batcher {
 			Flight second = flight.secondTry(this.link.helpers());
 			synchronized (this) {
 				this.flying[second.shard()] = second;
-				if (!second.takers.isEmpty()) {
+				if (second.part.wanted() > 0) {
 					this.asking = second;
 				}
 			}
 			second.whenAnswered(() -> landed(second));
 			return;
+		}
+		synchronized (this) {
+			this.extrasAsked -= flight.part.wanted() - flight.takers.size();
 		}
 		List<Object> reply;
 		try {
@@ -908,7 +1070,7 @@ final class Batcher {
 		}
 		boolean answered;
 		try {
-			answered = read(flight.part, reply, flight.sentNanos);
+			answered = read(flight.part, flight.takers.size(), reply, flight.sentNanos);
 		}
 		catch (RuntimeException ex) {
 			// A reply this code cannot read: the part's callers must not wait forever.
@@ -926,9 +1088,11 @@ final class Batcher {
 
 	/**
 	 * Completes a shard's adds and dones and hands out its grants.
-	 * @return false if the shard had too few leases and another shard is to be asked
+	 * @param forTakers how many of the leases asked for were for waiting takers
+	 * @return false if the shard had too few leases for the takers and another shard is
+	 * to be asked
 	 */
-	private boolean read(ShardBatch part, List<Object> reply, long sent) {
+	private boolean read(ShardBatch part, int forTakers, List<Object> reply, long sent) {
 		int index = 1;
 		for (BatchRequest.Add add : part.adds()) {
 			add.complete((Long) reply.get(index++) == 1, null);
@@ -939,28 +1103,43 @@ final class Batcher {
 		if (part.wanted() == 0) {
 			return true;
 		}
-		List<Grant> unclaimed = new ArrayList<>();
-		int granted = 0;
+		List<Grant> grants = new ArrayList<>((reply.size() - index) / 5);
 		for (; index + 4 < reply.size(); index += 5) {
-			granted++;
-			Grant grant = new Grant(part.shard(), (String) reply.get(index), (Long) reply.get(index + 1),
+			grants.add(new Grant(part.shard(), (String) reply.get(index), (Long) reply.get(index + 1),
 					(Long) reply.get(index + 2), (Long) reply.get(index + 3), ((Long) reply.get(index + 4)).intValue(),
-					sent);
-			if (!serve(grant)) {
-				unclaimed.add(grant);
-			}
+					sent));
 		}
-		if (!unclaimed.isEmpty()) {
-			giveBack(unclaimed);
-		}
-		if (granted < part.wanted()) {
+		int granted = grants.size();
+		giveBack(serve(grants));
+		if (granted < forTakers) {
 			return shardWasShort((Long) reply.get(0), sent);
 		}
 		synchronized (this) {
 			this.shortShards = 0;
 			this.soonestEventMicros = -1;
+			if (granted < part.wanted()) {
+				refillWasShort();
+			}
+			else {
+				this.shortRefills = 0;
+			}
 		}
 		return true;
+	}
+
+	/**
+	 * A shard had fewer leases ahead than asked for: the next shard may be asked at once;
+	 * once every shard in a row was short, not before {@code longestBlock} (a batch that
+	 * goes anyway still asks). Called under the monitor.
+	 */
+	private void refillWasShort() {
+		long now = System.nanoTime();
+		if (++this.shortRefills < this.shards.count()) {
+			this.refillAt = now;
+			return;
+		}
+		this.shortRefills = 0;
+		this.refillAt = now + this.longestBlockNanos;
 	}
 
 	/**
@@ -995,8 +1174,28 @@ final class Batcher {
 		return true;
 	}
 
-	/** Hands a grant to the first taker still waiting. */
-	private synchronized boolean serve(Grant grant) {
+	/**
+	 * Hands each grant, in order, to the first taker still waiting, or else to the buffer
+	 * while it has room: all at once, so that a served taker finds the buffer filled.
+	 * @return the grants that neither took
+	 */
+	private synchronized List<Grant> serve(List<Grant> grants) {
+		List<Grant> unclaimed = new ArrayList<>(0);
+		for (Grant grant : grants) {
+			if (!serveTaker(grant)) {
+				if (this.shuttingDown || this.aheadSuspended || this.buffer.size() >= this.prefetch) {
+					unclaimed.add(grant);
+				}
+				else {
+					this.buffer.add(new BufferedGrant(grant));
+				}
+			}
+		}
+		return unclaimed;
+	}
+
+	/** Hands a grant to the first taker still waiting. Called under the monitor. */
+	private boolean serveTaker(Grant grant) {
 		Taker taker;
 		while ((taker = this.takers.poll()) != null) {
 			if (taker.serve(grant)) {
@@ -1007,16 +1206,23 @@ final class Batcher {
 	}
 
 	/**
-	 * Gives back grants that no taker waited for any more: the scripts leave now, from
-	 * the sender (so that they go before anything this instance sends later, its close
-	 * included), and their replies are read on a helper thread, so that the sender never
-	 * waits for a shard that stopped answering just now.
+	 * Gives back grants that no thread took, in order: the scripts leave now, from the
+	 * calling thread (so that they go before anything this instance sends later, its
+	 * close included), and their replies are read on a helper thread, so that the caller
+	 * never waits for a shard that stopped answering just now.
 	 */
 	private void giveBack(List<Grant> grants) {
+		if (grants.isEmpty()) {
+			return;
+		}
+		// Each goes to the head of its queue: the last first, so that they keep their
+		// order.
+		List<Grant> lastFirst = new ArrayList<>(grants);
+		Collections.reverse(lastFirst);
 		List<RedisLink.Sent<Long>> sent;
 		try {
-			sent = this.returns.send(grants.stream().map(Grant::encoded).toList(),
-					grants.stream().map(Grant::token).toList());
+			sent = this.returns.send(lastFirst.stream().map(Grant::encoded).toList(),
+					lastFirst.stream().map(Grant::token).toList());
 		}
 		catch (RuntimeException ex) {
 			couldNotGiveBack(grants, ex);
@@ -1034,7 +1240,7 @@ final class Batcher {
 
 	private void couldNotGiveBack(List<Grant> grants, RuntimeException ex) {
 		logger.log(Level.WARNING, "workqueue '" + this.name + "': could not give back " + grants.size()
-				+ " leases that no thread waited for any more (" + ex + "); they come back when they expire");
+				+ " leases that no thread took (" + ex + "); they come back when they expire");
 	}
 
 	/**

@@ -142,12 +142,12 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.outage = new OutageLog(this.name, this.link::isClosed);
 		this.batcher = new Batcher(this.name, this.link, this.shards, this::now,
 				new String[] { this.holder, this.leaseMicros, this.maxRedeliveries }, this.leaseDuration,
-				this.longestBlockNanos, this.outage);
+				this.longestBlockNanos, settings.prefetch(), this.outage);
 		this.views = new QueueViews(this.link, this.shards, this::now);
 		this.returns = new LeaseReturns(this.link, this.shards, this::now);
 		this.failures = new SharedFailures(this.link, this.shards, LimiterSpec.of(settings.rateLimiter()), this::now);
-		this.renewer = new LeaseRenewer<>(this.name, this.link, this.shards, this.held, this.leaseMicros, this::now,
-				this.metrics, this.views, this.outage, this::signalDrain);
+		this.renewer = new LeaseRenewer<>(this.name, this.link, this.shards, this.held, this.batcher::buffered,
+				this.leaseMicros, this::now, this.metrics, this.views, this.outage, this::signalDrain);
 		this.renewer.start(settings.leaseDuration());
 		this.stallWatch = new StallWatch(this.name, this.batcher, this.link, this.metrics);
 		this.renewer.everySecond(this.stallWatch::check);
@@ -169,6 +169,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 * @param rateLimiter the limiter, of the core's kinds
 	 * @param redisTimeMicros the time to use instead of Redis's, or {@code null}
 	 * @param longestBlock the longest single blocking wait
+	 * @param prefetch the most leases taken ahead of the threads that wait in get
 	 * @param metrics where metrics go, or {@code null} for none
 	 * @param defaultPriority the priority of adds that name none
 	 * @param fairness the fairness key extractor, or {@code null} for none
@@ -177,9 +178,9 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 */
 	public record Settings<T>(String name, String prefix, int shards, RedisLink link, ItemCodec<T> codec, String holder,
 			Duration leaseDuration, int maxRedeliveries, RateLimiter<? super T> rateLimiter,
-			@Nullable LongSupplier redisTimeMicros, Duration longestBlock, @Nullable RedisQueueMetrics metrics,
-			int defaultPriority, @Nullable FairnessKeyExtractor<? super T> fairness,
-			Consumer<? super LateDoneOutcome> lateDoneListener) {
+			@Nullable LongSupplier redisTimeMicros, Duration longestBlock, int prefetch,
+			@Nullable RedisQueueMetrics metrics, int defaultPriority,
+			@Nullable FairnessKeyExtractor<? super T> fairness, Consumer<? super LateDoneOutcome> lateDoneListener) {
 	}
 
 	@Override
@@ -424,7 +425,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			return Optional.empty();
 		}
 		HeldLease lease = new HeldLease(this, item, encoded, token, grant.deadlineMicros(), grant.sentNanos(),
-				Thread.currentThread(), this.leaseDuration.toNanos());
+				System.nanoTime(), Thread.currentThread(), this.leaseDuration.toNanos());
 		this.held.add(item, lease);
 		if (this.shuttingDown) {
 			// shutDown may have released the leases before this one was recorded: give it
@@ -662,11 +663,16 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		return this.shuttingDown;
 	}
 
+	@Override
+	public int giveBackLeasedAhead() {
+		return this.batcher.giveBackLeasedAhead();
+	}
+
 	/**
-	 * Stops this instance taking and accepting items. The items its workers are
-	 * processing keep their leases (renewed until {@code done}), so that no other
-	 * instance takes them meanwhile; a drain in progress stops waiting and gives back the
-	 * leases still held.
+	 * Stops this instance taking and accepting items, and gives back the items leased
+	 * ahead of its workers. The items its workers are processing keep their leases
+	 * (renewed until {@code done}), so that no other instance takes them meanwhile; a
+	 * drain in progress stops waiting and gives back the leases still held.
 	 */
 	@Override
 	public void shutDown() {

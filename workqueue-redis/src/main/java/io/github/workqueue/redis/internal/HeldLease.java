@@ -16,7 +16,7 @@ import io.github.workqueue.redis.Lease;
  * give-back. Thread-safe: the mutable fields are volatile and each has one writer at a
  * time.
  */
-final class HeldLease implements Lease {
+final class HeldLease implements Lease, Renewable {
 
 	/** The queue that granted the lease. */
 	final Object grantor;
@@ -51,15 +51,20 @@ final class HeldLease implements Lease {
 	/** The final outcome of the first done, or REJECTED once given back. */
 	final CompletableFuture<DoneResult> outcome = new CompletableFuture<>();
 
-	HeldLease(Object grantor, Object item, String encoded, long token, long deadlineMicros, long sentNanos,
-			Thread taker, long leaseNanos) {
+	/**
+	 * @param confirmedNanos when the grant (or the last renewal, for a lease taken ahead)
+	 * was sent
+	 * @param takenNanos when the thread took the item
+	 */
+	HeldLease(Object grantor, Object item, String encoded, long token, long deadlineMicros, long confirmedNanos,
+			long takenNanos, Thread taker, long leaseNanos) {
 		this.grantor = grantor;
 		this.item = item;
 		this.encoded = encoded;
 		this.token = token;
 		this.deadlineMicros = deadlineMicros;
-		this.takenNanos = sentNanos;
-		this.confirmedNanos = sentNanos;
+		this.takenNanos = takenNanos;
+		this.confirmedNanos = confirmedNanos;
 		this.taker = taker;
 		this.liveNanos = leaseNanos - leaseNanos / 10;
 	}
@@ -67,6 +72,26 @@ final class HeldLease implements Lease {
 	@Override
 	public long token() {
 		return this.token;
+	}
+
+	@Override
+	public String encoded() {
+		return this.encoded;
+	}
+
+	@Override
+	public void renewed(long deadlineMicros, long sentNanos) {
+		this.deadlineMicros = deadlineMicros;
+		this.confirmedNanos = sentNanos;
+	}
+
+	@Override
+	public boolean expired() {
+		if (this.lost || this.ended) {
+			return false;
+		}
+		this.lost = true;
+		return true;
 	}
 
 	@Override

@@ -16,11 +16,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Keeps one instance's leases alive: every third of the lease duration, one renew script
- * extends every lease in {@link HeldLeases} whose taking thread still lives, and marks
- * lost the ones Redis says are no longer this lease's (they expired). The lease of a
- * thread that ended without {@code done} leaves {@link HeldLeases} and is no longer
- * renewed. Also publishes, on the same beat, the unfinished-work and queue-wide gauges
- * (the depth per priority too). Thread-safe: one scheduler thread runs the renewals.
+ * extends every lease in {@link HeldLeases} whose taking thread still lives and every
+ * lease taken ahead that waits in the buffer, and marks lost the ones Redis says are no
+ * longer this lease's (they expired). The lease of a thread that ended without
+ * {@code done} leaves {@link HeldLeases} and is no longer renewed. Also publishes, on the
+ * same beat, the unfinished-work and queue-wide gauges (the depth per priority too).
+ * Thread-safe: one scheduler thread runs the renewals.
  *
  * @param <T> the type of the items
  */
@@ -36,6 +37,9 @@ final class LeaseRenewer<T> {
 
 	private final HeldLeases<T> held;
 
+	/** The leases taken ahead of the workers, renewed too. */
+	private final Supplier<List<BufferedGrant>> buffered;
+
 	private final String leaseMicros;
 
 	private final Supplier<String> now;
@@ -50,13 +54,14 @@ final class LeaseRenewer<T> {
 
 	private final ScheduledExecutorService scheduler;
 
-	LeaseRenewer(String name, RedisLink link, Shards shards, HeldLeases<T> held, String leaseMicros,
-			Supplier<String> now, @Nullable RedisQueueMetrics metrics, QueueViews views, OutageLog outage,
-			Runnable onLeaseDropped) {
+	LeaseRenewer(String name, RedisLink link, Shards shards, HeldLeases<T> held, Supplier<List<BufferedGrant>> buffered,
+			String leaseMicros, Supplier<String> now, @Nullable RedisQueueMetrics metrics, QueueViews views,
+			OutageLog outage, Runnable onLeaseDropped) {
 		this.name = name;
 		this.link = link;
 		this.shards = shards;
 		this.held = held;
+		this.buffered = buffered;
 		this.leaseMicros = leaseMicros;
 		this.now = now;
 		this.metrics = metrics;
@@ -129,7 +134,9 @@ final class LeaseRenewer<T> {
 				total += running;
 				longest = Math.max(longest, running);
 			}
-			renewEachShard(byShard(leases));
+			List<Renewable> renewed = new ArrayList<>(leases);
+			renewed.addAll(this.buffered.get());
+			renewEachShard(byShard(renewed));
 			// After the renewals, so that reading the figures never delays them.
 			if (this.metrics != null) {
 				this.metrics.unfinished(total, longest);
@@ -148,13 +155,13 @@ final class LeaseRenewer<T> {
 		}
 	}
 
-	private List<List<HeldLease>> byShard(List<HeldLease> leases) {
-		List<List<HeldLease>> grouped = new ArrayList<>(this.shards.count());
+	private List<List<Renewable>> byShard(List<Renewable> leases) {
+		List<List<Renewable>> grouped = new ArrayList<>(this.shards.count());
 		for (int shard = 0; shard < this.shards.count(); shard++) {
 			grouped.add(new ArrayList<>());
 		}
-		for (HeldLease lease : leases) {
-			grouped.get(this.shards.of(lease.encoded)).add(lease);
+		for (Renewable lease : leases) {
+			grouped.get(this.shards.of(lease.encoded())).add(lease);
 		}
 		grouped.removeIf(List::isEmpty);
 		return grouped;
@@ -165,10 +172,10 @@ final class LeaseRenewer<T> {
 	 * read on its own: a shard that does not answer (a failover) delays and fails only
 	 * the renewals of its own leases.
 	 */
-	private void renewEachShard(List<List<HeldLease>> byShard) {
+	private void renewEachShard(List<List<Renewable>> byShard) {
 		long sent = System.nanoTime();
 		List<Supplier<List<Long>>> replies = new ArrayList<>(byShard.size());
-		for (List<HeldLease> leases : byShard) {
+		for (List<Renewable> leases : byShard) {
 			replies.add(send(leases));
 		}
 		for (int i = 0; i < byShard.size(); i++) {
@@ -182,17 +189,17 @@ final class LeaseRenewer<T> {
 		}
 	}
 
-	private Supplier<List<Long>> send(List<HeldLease> leases) {
+	private Supplier<List<Long>> send(List<Renewable> leases) {
 		String[] args = new String[2 + 2 * leases.size()];
 		args[0] = this.now.get();
 		args[1] = this.leaseMicros;
 		for (int i = 0; i < leases.size(); i++) {
-			args[2 + 2 * i] = leases.get(i).encoded;
-			args[3 + 2 * i] = Long.toString(leases.get(i).token);
+			args[2 + 2 * i] = leases.get(i).encoded();
+			args[3 + 2 * i] = Long.toString(leases.get(i).token());
 		}
 		try {
 			RedisLink.Sent<List<Long>> script = this.link.send(Script.RENEW, ScriptOutputType.MULTI,
-					this.shards.keys(this.shards.of(leases.get(0).encoded)).all(), args);
+					this.shards.keys(this.shards.of(leases.get(0).encoded())).all(), args);
 			return script::reply;
 		}
 		catch (RedisException ex) {
@@ -203,18 +210,17 @@ final class LeaseRenewer<T> {
 	}
 
 	/** Records what Redis answered to one shard's renewals. */
-	private void renewed(List<HeldLease> leases, List<Long> renewed, long sent) {
+	private void renewed(List<Renewable> leases, List<Long> renewed, long sent) {
 		long deadline = renewed.get(0);
 		for (int i = 0; i < leases.size(); i++) {
-			HeldLease lease = leases.get(i);
+			Renewable lease = leases.get(i);
 			if (renewed.get(i + 1) == 1) {
-				lease.deadlineMicros = deadline;
-				lease.confirmedNanos = sent;
+				lease.renewed(deadline, sent);
 			}
-			else if (!lease.lost && !lease.ended) {
-				lease.lost = true;
-				logger.log(Level.WARNING, "workqueue '" + this.name + "': lost the lease of " + lease.encoded
-						+ " while processing it: it expired, so the item may be processing elsewhere");
+			else if (lease.expired()) {
+				logger.log(Level.WARNING, "workqueue '" + this.name + "': lost the lease of " + lease.encoded()
+						+ ((lease instanceof BufferedGrant) ? " while it waited to be taken" : " while processing it")
+						+ ": it expired, so the item may be processing elsewhere");
 			}
 		}
 	}

@@ -162,7 +162,7 @@ class BatchTakeTest {
 	}
 
 	private static BatchRequest.Done done(String item, long token) {
-		HeldLease lease = new HeldLease(BatchTakeTest.class, item, item, token, 0, 0, Thread.currentThread(), 0);
+		HeldLease lease = new HeldLease(BatchTakeTest.class, item, item, token, 0, 0, 0, Thread.currentThread(), 0);
 		return new BatchRequest.Done(0, lease, 0, Thread.currentThread(), (outcome) -> {
 		});
 	}

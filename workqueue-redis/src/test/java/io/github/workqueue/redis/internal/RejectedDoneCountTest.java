@@ -63,8 +63,8 @@ class RejectedDoneCountTest {
 
 	/** Whether the done of that lease was accepted. */
 	private boolean done(String item, long token, long now) {
-		HeldLease lease = new HeldLease(this, item, item, token, 0, System.nanoTime(), Thread.currentThread(),
-				Duration.ofSeconds(1).toNanos());
+		HeldLease lease = new HeldLease(this, item, item, token, 0, System.nanoTime(), System.nanoTime(),
+				Thread.currentThread(), Duration.ofSeconds(1).toNanos());
 		BatchRequest.Done done = new BatchRequest.Done(0, lease, System.nanoTime(), Thread.currentThread(),
 				(outcome) -> {
 				});

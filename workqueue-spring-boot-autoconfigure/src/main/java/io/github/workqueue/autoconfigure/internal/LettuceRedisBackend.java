@@ -77,6 +77,7 @@ public final class LettuceRedisBackend implements RedisBackend, DisposableBean {
 			.leaseDuration(settings.redis().leaseDuration())
 			.maxRedeliveries(settings.redis().maxRedeliveries())
 			.shards(settings.redis().shards())
+			.prefetch(settings.redis().prefetch())
 			.rateLimiter(rateLimiter)
 			.metricsProvider(metricsProvider)
 			.defaultPriority(settings.defaultPriority())

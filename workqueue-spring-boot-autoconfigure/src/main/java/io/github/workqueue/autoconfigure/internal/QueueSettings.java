@@ -34,8 +34,10 @@ public record QueueSettings(String name, int workers, @Nullable Integer maxRetri
 	 * @param maxRedeliveries redeliveries in a row before an item is parked
 	 * @param keyPrefix the first part of the keys' hash tag
 	 * @param shards how many shards the queue is spread over
+	 * @param prefetch the most items an instance leases ahead of its waiting workers
 	 */
-	public record RedisSettings(Duration leaseDuration, int maxRedeliveries, String keyPrefix, int shards) {
+	public record RedisSettings(Duration leaseDuration, int maxRedeliveries, String keyPrefix, int shards,
+			int prefetch) {
 
 	}
 

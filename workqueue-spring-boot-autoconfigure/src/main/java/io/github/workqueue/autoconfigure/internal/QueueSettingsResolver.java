@@ -14,6 +14,7 @@ import io.github.workqueue.autoconfigure.WorkQueueProperties.Backend;
 import io.github.workqueue.autoconfigure.WorkQueueProperties.QueueProperties;
 import io.github.workqueue.autoconfigure.WorkQueueProperties.RateLimiterProperties;
 import io.github.workqueue.autoconfigure.internal.QueueSettings.RedisSettings;
+import io.github.workqueue.redis.RedisQueueBuilder;
 import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
 
 /**
@@ -180,7 +181,14 @@ public final class QueueSettingsResolver {
 			throw invalid(own.getShards(), path, DEFAULTS_PATH, ".shards", shards, "must be from 1 to 1024",
 					"Set how many shards (Redis Cluster masters) the queue is spread over; 1 keeps one FIFO.");
 		}
-		return new RedisSettings(lease, maxRedeliveries, prefix, shards);
+		int prefetch = pick(own.getPrefetch(), defaults.getPrefetch(), RedisQueueBuilder.DEFAULT_PREFETCH);
+		if (prefetch < 0 || prefetch > RedisQueueBuilder.MOST_PREFETCH) {
+			throw invalid(own.getPrefetch(), path, DEFAULTS_PATH, ".prefetch", prefetch,
+					"must be from 0 to " + RedisQueueBuilder.MOST_PREFETCH,
+					"Set how many items an instance may lease ahead of its waiting workers; 0 keeps the "
+							+ "queue's order exact across instances.");
+		}
+		return new RedisSettings(lease, maxRedeliveries, prefix, shards, prefetch);
 	}
 
 	private RateLimiterSpec resolveLimiter(RateLimiterProperties own, String path, boolean inheritsType) {

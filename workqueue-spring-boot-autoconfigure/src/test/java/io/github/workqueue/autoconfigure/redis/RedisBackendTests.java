@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -143,6 +144,8 @@ class RedisBackendTests {
 			workqueue.queues.QUEUE.key-prefix      | ' '    | must be non-blank and without braces
 			workqueue.defaults.shards              | 0      | must be from 1 to 1024
 			workqueue.queues.QUEUE.shards          | 2000   | must be from 1 to 1024
+			workqueue.defaults.prefetch            | -1     | must be from 0 to 256
+			workqueue.queues.QUEUE.prefetch        | 257    | must be from 0 to 256
 			""")
 	void anInvalidRedisSettingShouldFailStartupNamingTheProperty(String property, String value, String problem) {
 		String path = property.replace("QUEUE", this.queue);
@@ -181,6 +184,33 @@ class RedisBackendTests {
 				WorkQueuesHealthIndicator health = new WorkQueuesHealthIndicator(
 						context.getBean(QueueWorkerRegistry.class), context.getBean(WorkQueueRegistry.class), null);
 				assertThat(health.health(true).getStatus()).isEqualTo(Status.UP);
+			});
+	}
+
+	@Test
+	void pausingShouldGiveBackTheItemsTheQueueLeasedAheadOfTheWorkers() {
+		this.runner.withUserConfiguration(BlockingWorkers.class)
+			.withPropertyValues("workers.queue=" + this.queue, "workqueue.queues." + this.queue + ".prefetch=3")
+			.run((context) -> {
+				RedisQueue<OrderKey> orders = (RedisQueue<OrderKey>) this.<OrderKey>queue(context);
+				BlockingWorkers workers = context.getBean(BlockingWorkers.class);
+				QueueWorkerContainer container = context.getBean(QueueWorkerRegistry.class).getContainer(this.queue);
+				// Queued before the worker asks, so that its first ask finds them all.
+				container.pause();
+				for (int i = 1; i <= 5; i++) {
+					orders.add(new OrderKey("eu", i));
+				}
+				container.resume();
+				await().atMost(Duration.ofSeconds(10)).until(() -> workers.seen.size() == 1);
+				assertThat(orders.stats().inFlight()).as("one processing, three leased ahead").isEqualTo(4);
+				container.pause();
+				assertThat(orders.stats().inFlight()).as("the three given back at pause").isEqualTo(1);
+				assertThat(orders.len()).isEqualTo(4);
+				assertThat(orders.stats().redeliveries()).isZero();
+				workers.release.countDown();
+				container.resume();
+				await().atMost(Duration.ofSeconds(10)).until(() -> workers.seen.size() == 5);
+				assertThat(workers.seen).extracting(OrderKey::id).containsExactly(1, 2, 3, 4, 5);
 			});
 	}
 
@@ -301,6 +331,21 @@ class RedisBackendTests {
 		@Bean
 		static String marker() {
 			return "workers";
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class BlockingWorkers {
+
+		final List<OrderKey> seen = new CopyOnWriteArrayList<>();
+
+		final CountDownLatch release = new CountDownLatch(1);
+
+		@QueueWorker("${workers.queue}")
+		void handle(OrderKey key) throws InterruptedException {
+			this.seen.add(key);
+			this.release.await();
 		}
 
 	}

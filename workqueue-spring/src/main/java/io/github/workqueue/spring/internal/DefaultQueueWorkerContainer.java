@@ -28,6 +28,7 @@ import io.github.workqueue.spring.WorkResult;
 import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.Clock;
 import io.github.workqueue.core.DeferredDone;
+import io.github.workqueue.core.LeasingAhead;
 import io.github.workqueue.core.FailedAttempts;
 import io.github.workqueue.core.ItemLease;
 import io.github.workqueue.core.LeasedQueue;
@@ -661,6 +662,10 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 			synchronized (slot) {
 				slot.interruptTake();
 			}
+		}
+		// Items leased ahead of the workers go back, for other instances to take.
+		if (this.queue instanceof LeasingAhead ahead) {
+			ahead.giveBackLeasedAhead();
 		}
 	}
 

@@ -1,0 +1,27 @@
+package io.github.workqueue.redis.internal;
+
+/**
+ * A lease the {@link LeaseRenewer} keeps alive: one a worker holds ({@link HeldLease}) or
+ * one taken ahead of the workers ({@link BufferedGrant}).
+ */
+interface Renewable {
+
+	/** The item, encoded. */
+	String encoded();
+
+	long token();
+
+	/**
+	 * Redis extended the lease.
+	 * @param deadlineMicros its new deadline, in Redis's time
+	 * @param sentNanos when the renewal was sent ({@link System#nanoTime()})
+	 */
+	void renewed(long deadlineMicros, long sentNanos);
+
+	/**
+	 * Redis said the lease is no longer this one (it expired).
+	 * @return whether that is news, to be logged once
+	 */
+	boolean expired();
+
+}
