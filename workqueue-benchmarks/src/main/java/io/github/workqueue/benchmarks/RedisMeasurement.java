@@ -21,6 +21,7 @@ import java.util.concurrent.locks.LockSupport;
 import io.github.workqueue.core.WorkQueue;
 import io.github.workqueue.redis.ItemCodec;
 import io.github.workqueue.redis.RedisQueue;
+import io.github.workqueue.redis.RedisQueueBuilder;
 import io.github.workqueue.redis.RedisQueueConnection;
 import io.lettuce.core.RedisClient;
 
@@ -40,7 +41,10 @@ import io.lettuce.core.RedisClient;
  * <li>a ledger per throughput run: every item added was processed exactly once, or the
  * run fails.</li>
  * </ul>
- * Run: {@code java -cp workqueue-benchmarks/target/benchmarks.jar
+ * {@code -Dprefetch=N} lets each instance lease up to N items ahead of its workers;
+ * {@code -DdoneWithoutWaiting=true} ends items as the worker container does;
+ * {@code -Dworkers=N} runs N workers per instance. Run: {@code java -cp
+ * workqueue-benchmarks/target/benchmarks.jar
  * io.github.workqueue.benchmarks.RedisMeasurement}.
  */
 public final class RedisMeasurement {
@@ -51,6 +55,12 @@ public final class RedisMeasurement {
 	 * {@code done} that waits.
 	 */
 	static final boolean DONE_WITHOUT_WAITING = Boolean.getBoolean("doneWithoutWaiting");
+
+	/**
+	 * Items each measured instance leases ahead of its workers ({@code -Dprefetch},
+	 * default the builder's).
+	 */
+	static final int PREFETCH = Integer.getInteger("prefetch", RedisQueueBuilder.DEFAULT_PREFETCH);
 
 	private static final int ITEMS = 100_000;
 
@@ -98,6 +108,7 @@ public final class RedisMeasurement {
 			clients.add(client);
 			queues.add(RedisQueue.builder(RedisQueueConnection.of(client), name)
 				.holder("instance-" + i)
+				.prefetch(PREFETCH)
 				.build(ItemCodec.strings()));
 		}
 		RedisClient producerClient = RedisClient.create(uri);
@@ -151,7 +162,12 @@ public final class RedisMeasurement {
 								return;
 							}
 							ledger.processed(item.get());
-							queue.done(item.get());
+							if (DONE_WITHOUT_WAITING && queue instanceof RedisQueue<String> redis) {
+								redis.doneWithoutWaiting(item.get());
+							}
+							else {
+								queue.done(item.get());
+							}
 							finished.countDown();
 						}
 					}
@@ -184,6 +200,7 @@ public final class RedisMeasurement {
 		RedisClient client = RedisClient.create(uri);
 		RedisQueue<String> queue = RedisQueue
 			.builder(RedisQueueConnection.of(client), "enqueue-and-process-" + System.nanoTime())
+			.prefetch(PREFETCH)
 			.build(ItemCodec.strings());
 		double itemsPerSecond = enqueueAndProcess(queue, ITEMS, 0, (i) -> queue.add("item-" + i));
 		client.shutdown();
@@ -289,6 +306,7 @@ public final class RedisMeasurement {
 		RedisClient client = RedisClient.create(uri);
 		RedisQueue<String> queue = RedisQueue.builder(RedisQueueConnection.of(client), name)
 			.holder("worker")
+			.prefetch(PREFETCH)
 			.build(ItemCodec.strings());
 		AtomicLong addedAt = new AtomicLong();
 		long[] latencies = new long[HAND_OFFS];

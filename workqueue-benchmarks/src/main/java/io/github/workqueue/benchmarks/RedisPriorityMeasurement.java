@@ -45,9 +45,6 @@ public final class RedisPriorityMeasurement {
 
 	private static final int ITEMS = Integer.getInteger("items", 100_000);
 
-	/** Items leased ahead of the workers ({@code -Dprefetch}, default the builder's). */
-	private static final int PREFETCH = Integer.getInteger("prefetch", RedisQueueBuilder.DEFAULT_PREFETCH);
-
 	private static final int PACED_ITEMS = Integer.getInteger("pacedItems", 20_000);
 
 	/** Adds per second of the paced runs: half or less of what each queue takes here. */
@@ -62,8 +59,9 @@ public final class RedisPriorityMeasurement {
 		try (MeasuredRedis redis = MeasuredRedis.start()) {
 			String uri = redis.uri();
 			System.out.println(redis.describe());
-			System.out.printf("%-34s %12s %16s %19s %14s %15s %14s%n", "enqueue-and-process, prefetch " + PREFETCH,
-					"items/s", "redis us/item", "in scripts us/item", "scripts/item", "commands/item", "JVM us/item");
+			System.out.printf("%-34s %12s %16s %19s %14s %15s %14s%n",
+					"enqueue-and-process, prefetch " + RedisMeasurement.PREFETCH, "items/s", "redis us/item",
+					"in scripts us/item", "scripts/item", "commands/item", "JVM us/item");
 			reportModes(uri, ITEMS, 0);
 			System.out.printf("%-34s%n", "paced at " + PACE + " adds/s");
 			reportModes(uri, PACED_ITEMS, PACE);
@@ -109,7 +107,8 @@ public final class RedisPriorityMeasurement {
 	}
 
 	private static RedisQueue<String> queue(RedisClient client, String name, boolean fair) {
-		RedisQueueBuilder builder = RedisQueue.builder(RedisQueueConnection.of(client), name).prefetch(PREFETCH);
+		RedisQueueBuilder builder = RedisQueue.builder(RedisQueueConnection.of(client), name)
+			.prefetch(RedisMeasurement.PREFETCH);
 		return (fair ? builder.fairness(TENANT) : builder).build(ItemCodec.strings());
 	}
 
