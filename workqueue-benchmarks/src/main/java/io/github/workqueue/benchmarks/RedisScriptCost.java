@@ -8,23 +8,24 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntFunction;
 
+import io.github.workqueue.redis.internal.Script;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
 
 /**
  * What the Redis queue's batch script costs inside redis-server, by the number of items a
- * call carries, without the network: the queue's own {@code common.lua} and
- * {@code batch.lua}, loaded as a function library of their own, called directly with
- * batches of 1, 4, 16 and 64 adds (to a queue that grows), adds with leases of the same
- * items (so that the queue stays empty, as when workers keep up), and dones of those
- * leases; with plain adds, adds at three priorities, and with fairness over ten keys.
- * Prints, from {@code INFO commandstats}, the script's microseconds per call and per
- * item, and the commands it ran per call with their own microseconds (the rest of a
- * call's time is the Lua around them), then how many of each command a call ran, and
- * their time. Three fixed costs first: a function that returns 1, one that runs only
- * {@code begin} (its keys and {@code TIME}), and a batch with nothing in it. One client,
- * one call at a time, on an embedded {@code redis-server} of its own (or the one at
+ * call carries, without the network: the queue's own {@code batch.lua} with the files it
+ * includes, loaded as a function library of their own, called directly with batches of 1,
+ * 4, 16 and 64 adds (to a queue that grows), adds with leases of the same items (so that
+ * the queue stays empty, as when workers keep up), and dones of those leases; with plain
+ * adds, adds at three priorities, and with fairness over ten keys. Prints, from
+ * {@code INFO commandstats}, the script's microseconds per call and per item, and the
+ * commands it ran per call with their own microseconds (the rest of a call's time is the
+ * Lua around them), then how many of each command a call ran, and their time. Three fixed
+ * costs first: a function that returns 1, one that runs only {@code begin} (its keys and
+ * {@code TIME}), and a batch with nothing in it. One client, one call at a time, on an
+ * embedded {@code redis-server} of its own (or the one at
  * {@code WORKQUEUE_BENCH_REDIS_URL}, beside whose data its library and keys are loaded).
  * Run: {@code java -cp
  * workqueue-benchmarks/target/benchmarks.jar
@@ -110,9 +111,8 @@ public final class RedisScriptCost {
 
 	/** The queue's scripts as a library of their own, beside the queue's. */
 	private static String library() throws IOException {
-		String common = resource("common.lua");
 		String batch = resource("batch.lua");
-		return "#!lua name=workqueue_cost\n" + common + "\n"
+		return "#!lua name=workqueue_cost\n" + Script.included(Script.BATCH)
 				+ "redis.register_function('cost_bare', function(KEYS, ARGV) return 1 end)\n"
 				+ "redis.register_function('cost_begin', function(KEYS, ARGV)\nbegin(KEYS, ARGV)\nreturn 1\nend)\n"
 				+ "redis.register_function('cost_batch', function(KEYS, ARGV)\nbegin(KEYS, ARGV)\n" + batch

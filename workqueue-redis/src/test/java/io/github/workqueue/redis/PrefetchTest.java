@@ -216,6 +216,36 @@ class PrefetchTest {
 	}
 
 	@Test
+	void onAClusterEachShardsBufferedItemsShouldGoBackToTheirShardAtShutdown() throws InterruptedException {
+		RedisQueueConnection cluster = RedisQueueConnection.of(TestRedisCluster.client());
+		this.connections.add(cluster);
+		RedisQueue<String> a = RedisQueue.builder(cluster, this.name)
+			.holder("a")
+			.shards(3)
+			.prefetch(4)
+			.build(ItemCodec.strings());
+		RedisQueue<String> b = RedisQueue.builder(cluster, this.name).holder("b").shards(3).build(ItemCodec.strings());
+		this.queues.add(a);
+		this.queues.add(b);
+		for (int i = 0; i < 30; i++) {
+			a.add("item-" + i);
+		}
+		String first = take(a);
+		assertThat(b.stats().inFlight()).as("the taken item and four leased ahead").isEqualTo(5);
+		a.shutDown();
+		assertThat(b.stats().inFlight()).as("the buffer went back").isEqualTo(1);
+		List<String> rest = new ArrayList<>();
+		Optional<String> item;
+		while ((item = b.get(Duration.ofSeconds(1))).isPresent()) {
+			rest.add(item.get());
+			b.done(item.get());
+		}
+		a.done(first);
+		assertThat(rest).hasSize(29).doesNotContain(first).doesNotHaveDuplicates();
+		assertThat(b.stats()).isEqualTo(new RedisQueueStats(0, 0, 0, 0, 0, 0));
+	}
+
+	@Test
 	void prefetchOutOfRangeShouldBeRefusedNamingTheRange() {
 		RedisQueueBuilder builder = RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), this.name);
 		assertThatIllegalArgumentException().isThrownBy(() -> builder.prefetch(-1))

@@ -11,9 +11,10 @@ import io.github.workqueue.core.ratelimit.RateLimiter;
 import io.github.workqueue.core.ratelimit.WithMaxWaitRateLimiter;
 
 /**
- * A rate limiter of the core's kinds, described in the JSON that {@code common.lua}'s
- * {@code when} evaluates on Redis, so that every instance shares its failure counts and
- * buckets. Durations are in microseconds, Redis's resolution. Immutable.
+ * A rate limiter of the core's kinds, described in the JSON that
+ * {@code includes/limiters.lua}'s {@code when} evaluates on Redis, so that every instance
+ * shares its failure counts and buckets. Durations are in microseconds, Redis's
+ * resolution. Immutable.
  */
 final class LimiterSpec {
 

@@ -2,7 +2,7 @@ package io.github.workqueue.redis.internal;
 
 /**
  * The keys of one queue shard, all under one hash tag (see {@link Shards}) so that they
- * share a Redis Cluster slot; their order is the one {@code common.lua} declares.
+ * share a Redis Cluster slot; their order is the one {@code includes/state.lua} declares.
  * Immutable.
  */
 final class QueueKeys {

@@ -6,12 +6,15 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 
 /**
- * The Lua scripts, one per queue operation, each run after {@code common.lua}'s
- * {@code begin}: sent as a script ({@link #body()}, with {@code common.lua} in front) or
- * called as a function of {@link ScriptLibrary}. Immutable.
+ * The Lua scripts, one per queue operation, each run after {@code begin} (of the
+ * {@code state} include): sent as a script ({@link #body()}, with the files it includes
+ * in front, {@link LuaIncludes}) or called as a function of {@link ScriptLibrary}.
+ * Immutable.
  */
 public enum Script {
 
@@ -23,6 +26,9 @@ public enum Script {
 
 	private final String operation;
 
+	/** The files the script names at its top. */
+	private final List<String> includes;
+
 	private final String body;
 
 	private final String sha1;
@@ -30,7 +36,8 @@ public enum Script {
 	Script(String file) {
 		this.name = file;
 		this.operation = read(file);
-		this.body = common() + "\nbegin(KEYS, ARGV)\n" + this.operation;
+		this.includes = LuaIncludes.namesIn(this.operation);
+		this.body = LuaIncludes.code(this.includes) + "begin(KEYS, ARGV)\n" + this.operation;
 		this.sha1 = sha1(this.body);
 	}
 
@@ -40,7 +47,7 @@ public enum Script {
 	}
 
 	/**
-	 * The script's own code, which expects {@code common.lua} and its {@code begin}
+	 * The script's own code, which expects the files it includes and their {@code begin}
 	 * before it.
 	 */
 	String operation() {
@@ -56,9 +63,18 @@ public enum Script {
 		return this.sha1;
 	}
 
-	/** The code every script runs first: {@code common.lua}, read once. */
-	static String common() {
-		return Common.TEXT;
+	/**
+	 * The included code that the given scripts need, as a function library holds it
+	 * before their functions: each included file once, after those it includes.
+	 * @param scripts the scripts
+	 * @return the code
+	 */
+	public static String included(Script... scripts) {
+		List<String> names = new ArrayList<>();
+		for (Script script : scripts) {
+			names.addAll(script.includes);
+		}
+		return LuaIncludes.code(names);
 	}
 
 	private static String read(String name) {
@@ -82,13 +98,6 @@ public enum Script {
 		catch (NoSuchAlgorithmException ex) {
 			throw new IllegalStateException(ex);
 		}
-	}
-
-	/** Holds {@code common.lua}'s text, read when first asked (the constants need it). */
-	private static final class Common {
-
-		static final String TEXT = read("common");
-
 	}
 
 }

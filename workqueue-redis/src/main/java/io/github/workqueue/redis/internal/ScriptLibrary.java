@@ -2,10 +2,11 @@ package io.github.workqueue.redis.internal;
 
 /**
  * Every {@link Script} as one Redis function library ({@code FUNCTION LOAD}, Redis 7):
- * {@code common.lua}'s functions are made once when the library loads instead of on every
- * call, which is most of a small script's cost. The library's name carries a digest of
- * its code, so that two versions of this library (a rolling upgrade) each call their own
- * functions; the older one stays on the server, unused, until removed by hand. Immutable.
+ * the included files' functions ({@link LuaIncludes}) are made once when the library
+ * loads instead of on every call, which is most of a small script's cost. The library's
+ * name carries a digest of its code, so that two versions of this library (a rolling
+ * upgrade) each call their own functions; the older one stays on the server, unused,
+ * until removed by hand. Immutable.
  */
 final class ScriptLibrary {
 
@@ -45,8 +46,7 @@ final class ScriptLibrary {
 	private static String code(String library) {
 		StringBuilder code = new StringBuilder("#!lua name=").append(library)
 			.append('\n')
-			.append(Script.common())
-			.append('\n');
+			.append(Script.included(Script.values()));
 		for (Script script : Script.values()) {
 			code.append("redis.register_function('")
 				.append(functionOf(script, library))

@@ -1,3 +1,4 @@
+--@include delays
 -- ARGV: now, item, delay in microseconds. A plain addAfter: at priority 0, which raises an item
 -- present at a lower one. Returns 1 when a waiting entry was made or moved earlier.
 promoteDue()

@@ -1,3 +1,5 @@
+--@include delays
+--@include limiters
 -- ARGV: now, item, limiter (JSON), and the buckets' delays if reserve.lua reserved them
 -- (JSON; empty to reserve here). Counts a failure, then waits as addAfter (at priority 0, which
 -- raises an item present at a lower one).

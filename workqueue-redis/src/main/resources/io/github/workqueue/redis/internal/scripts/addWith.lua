@@ -1,3 +1,5 @@
+--@include delays
+--@include limiters
 -- ARGV: now, item, priority, fairness keys (JSON array, or empty for none), delay in microseconds,
 -- limiter (JSON, or empty when not rate-limited), and the buckets' delays as in addRateLimited.lua.
 -- An add with options (controller-runtime's AddWithOpts): the item's priority is raised (a new

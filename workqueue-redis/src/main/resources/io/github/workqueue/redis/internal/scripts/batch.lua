@@ -1,3 +1,5 @@
+--@include delays
+--@include leases
 -- One round trip for what an instance's threads asked meanwhile, in this order: adds, dones,
 -- then leases for its idle getters (so an item added here can go straight to a getter here).
 -- Each step reads and writes all its items with one command per key (HMGET, HSET, ZADD... with
@@ -16,7 +18,7 @@ local optionsAt = 9 + addCount + 2 * doneCount
 local optionCount = tonumber(ARGV[optionsAt] or 0)
 local result = { 0 }
 -- Items that become ready here while nothing else is and that this batch's leases will take
--- need not be queued in Redis's keys on the way (common.lua, passing).
+-- need not be queued in Redis's keys on the way (includes/state.lua, passing).
 passLimit = wanted
 local nowText = int(now)
 local lastToken, endedSince = 0, 0

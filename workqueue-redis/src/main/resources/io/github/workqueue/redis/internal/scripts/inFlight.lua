@@ -1,3 +1,4 @@
+--@include leases
 -- ARGV: now. Every item under a lease, after the time of reading:
 -- {now, item, token, holder, granted at, deadline, item, ...}.
 local result = { int(now) }

@@ -1,3 +1,4 @@
+--@include delays
 -- ARGV: now. Ready items per first fairness key, over every priority: {key, count, ...}. The
 -- waiting items whose time has come are promoted first.
 promoteDue()

@@ -1,3 +1,4 @@
+--@include delays
 -- ARGV: now. Ready items per priority: {priority, count, ...}, in no particular order. The
 -- waiting items whose time has come are promoted first.
 promoteDue()

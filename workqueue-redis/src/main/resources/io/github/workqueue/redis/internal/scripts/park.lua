@@ -1,3 +1,4 @@
+--@include leases
 -- ARGV: now, item, token, reason. Parks an item its holder cannot process (it cannot be decoded).
 if leaseOf(ARGV[2]) ~= ARGV[3] then
   return 0

@@ -1,3 +1,5 @@
+--@include delays
+--@include leases
 -- ARGV: now, then item, token pairs. An instance shutting down gives its leases back: each item
 -- still held by its token returns to the head of the FIFO at once, not counted as redelivered.
 -- Due waiting items were ready before the items given back now.

@@ -1,3 +1,4 @@
+--@include leases
 -- ARGV: now, lease in microseconds, then item, token pairs. Extends each lease still held by its
 -- token; returns the new deadline followed by 1 (renewed) or 0 (lost) per pair, in order.
 local deadline = now + tonumber(ARGV[2])

@@ -1,3 +1,4 @@
+--@include delays
 -- ARGV: now. Queue-wide figures: {queued, waiting, in flight, parked, redeliveries, rejected dones}.
 -- The waiting items whose time has come are promoted first: they are queued, no longer waiting.
 promoteDue()

@@ -1,3 +1,4 @@
+--@include limiters
 -- ARGV: now, item, limiter (JSON), and the buckets' delays as in addRateLimited.lua. The
 -- limiter's when alone: counts a failure, returns the delay.
 local reserved = nil

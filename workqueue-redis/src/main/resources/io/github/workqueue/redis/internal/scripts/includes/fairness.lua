@@ -1,0 +1,391 @@
+--@include state
+--@include ready
+-- The functions of priority levels and fairness trees, made on first use: a script of a queue
+-- that uses neither never makes them (each function a script defines costs every call that
+-- is sent as a script; a function library makes them once).
+local levelOps = nil
+local function levels()
+  if levelOps then
+    return levelOps
+  end
+  local function keysOf(encoded)
+    if not encoded then
+      return {}
+    end
+    return cjson.decode(encoded)
+  end
+
+  local function segment(keys, depth)
+    return #keys[depth] .. ':' .. keys[depth]
+  end
+
+  local function turnsOf(node)
+    return node .. ':turns'
+  end
+
+  local function rootOf(priority)
+    return QUEUE .. ':t:' .. priority
+  end
+
+  -- A node's names from its priority's root down to the node of the keys.
+  local function pathOf(priority, keys)
+    local nodes = { rootOf(priority) }
+    for depth = 1, #keys do
+      nodes[depth + 1] = nodes[depth] .. '/' .. segment(keys, depth)
+    end
+    return nodes
+  end
+
+  -- The child an entry of a node's turns names, and whether it has own items only.
+  local function childOf(node, entry)
+    if string.byte(entry) == 61 then -- '='
+      return node .. '/' .. string.sub(entry, 2), true
+    end
+    return node .. '/' .. entry, false
+  end
+
+  -- Whether a key of the trees exists: read once per script, then kept by the writes below.
+  local function has(key)
+    local found = known[key]
+    if found == nil then
+      found = redis.call('EXISTS', key) == 1
+      known[key] = found
+    end
+    return found
+  end
+
+  -- Takes an entry out of a turns list, the one at the back (where a take has just put it)
+  -- when none is named; returns whether the list still has entries.
+  local function dropTurn(turns, entry)
+    if entry then
+      redis.call('LREM', turns, 1, entry)
+    else
+      redis.call('RPOP', turns)
+    end
+    known[turns] = nil
+    return has(turns)
+  end
+
+  local function countReady(priority, delta)
+    pendingCount[priority] = (pendingCount[priority] or 0) + delta
+    pendingAll = pendingAll + delta
+  end
+
+  -- A priority whose tree has no ready item left leaves the levels.
+  local function dropLevel(priority)
+    redis.call('ZREM', LEVELS, priority)
+    present[LEVELS] = redis.call('EXISTS', LEVELS) == 1
+  end
+
+  -- Makes the node of an item's keys ready for the item, which the caller gives it at once,
+  -- and returns it. A node with own items needs nothing; one with turns takes '$' at their
+  -- back; an inactive one joins its parent's turns at the back, marked, and so on up: a parent
+  -- that was inactive gets turns and joins its own parent unmarked, one with turns takes the
+  -- entry at their back, and one with own items only gets turns, its own items first, and
+  -- loses its mark. An active node's ancestors are all active, so the path is read from the
+  -- node up, and usually the node and its turns alone are read.
+  local function activate(priority, keys)
+    local nodes = pathOf(priority, keys)
+    local node = nodes[#nodes]
+    if known[node] then
+      return node
+    end
+    local turns = turnsOf(node)
+    if known[node] == nil and known[turns] == nil then
+      known[node], known[turns] = existEach(node, turns)
+    end
+    if has(node) then
+      return node
+    end
+    known[node] = true
+    if has(turns) then
+      redis.call('RPUSH', turns, '$')
+      return node
+    end
+    local entry = (#keys > 0) and ('=' .. segment(keys, #keys)) or nil
+    for depth = #keys, 1, -1 do
+      local parent = nodes[depth]
+      turns = turnsOf(parent)
+      if has(turns) then
+        redis.call('RPUSH', turns, entry)
+        return node
+      end
+      known[turns] = true
+      if has(parent) then
+        redis.call('RPUSH', turns, '$', entry)
+        if depth > 1 then
+          local seg = segment(keys, depth - 1)
+          local above = turnsOf(nodes[depth - 1])
+          redis.call('LSET', above, redis.call('LPOS', above, '=' .. seg), seg)
+        end
+        return node
+      end
+      redis.call('RPUSH', turns, entry)
+      if depth > 1 then
+        entry = segment(keys, depth - 1)
+      end
+    end
+    redis.call('ZADD', LEVELS, priority, priority)
+    present[LEVELS] = true
+    return node
+  end
+
+  -- Gives nodes their own items: node -> {sequence, item, ...}, in as few commands as Lua allows.
+  local function fillLeaves(members)
+    for node, list in pairs(members) do
+      for from = 1, #list, 2000 do
+        redis.call('ZADD', node, unpack(list, from, math.min(from + 1999, #list)))
+      end
+    end
+  end
+
+  -- Adds an item to what fillLeaves will give the node of its priority and keys, making the
+  -- node ready for it.
+  local function gather(members, priority, keys, sequence, item)
+    local node = activate(priority, keys)
+    local list = members[node]
+    if not list then
+      list = {}
+      members[node] = list
+    end
+    list[#list + 1] = sequence
+    list[#list + 1] = item
+    countReady(priority, 1)
+  end
+
+  local function treeAdd(priority, keys, item, sequence)
+    redis.call('ZADD', activate(priority, keys), sequence, item)
+    countReady(priority, 1)
+  end
+
+  -- Takes the next items of a priority into items, up to count: down the heads of the turns,
+  -- each served entry going to the back of its turns as it is read (one LMOVE, which returns
+  -- it), to a node's own items, of which it takes the first (or, at a root of own items only,
+  -- up to count). Then, from there up, a node left empty leaves its parent's turns from the
+  -- back, where it just went. Returns whether the priority has none left.
+  local function treePop(priority, count, items)
+    local path = {}
+    local node = rootOf(priority)
+    local ownOnly = known[turnsOf(node)] == false
+    while not ownOnly do
+      local turns = turnsOf(node)
+      local entry = redis.call('LMOVE', turns, turns, 'LEFT', 'RIGHT')
+      if not entry then
+        -- Only a root has no mark to say it has no turns.
+        known[turns], ownOnly = false, true
+        break
+      end
+      path[#path + 1] = node
+      if entry == '$' then
+        break
+      end
+      node, ownOnly = childOf(node, entry)
+    end
+    if #path > 0 then
+      count = 1
+    end
+    local popped = redis.call('ZPOPMIN', node, count)
+    for i = 1, #popped, 2 do
+      items[#items + 1] = popped[i]
+    end
+    countReady(priority, -#popped / 2)
+    local active
+    if #popped / 2 < count then
+      active = false
+      known[node] = false
+    else
+      known[node] = nil
+      active = has(node)
+    end
+    -- A node whose own items were served from its turns is the last of the path: up from
+    -- there, each emptied entry is at the back of its turns.
+    for up = #path, 1, -1 do
+      if active then
+        break
+      end
+      active = dropTurn(turnsOf(path[up]))
+    end
+    if not active then
+      dropLevel(priority)
+    end
+    return not active
+  end
+
+  -- Takes a ready item out of its priority's tree; returns its sequence.
+  local function treeRemove(priority, keys, item)
+    local nodes = pathOf(priority, keys)
+    local node = nodes[#nodes]
+    local sequence = redis.call('ZSCORE', node, item)
+    redis.call('ZREM', node, item)
+    known[node] = nil
+    -- A node left without own items drops '$' from its turns, or, having none, is the
+    -- marked entry of its parent.
+    local active = has(node)
+    local mark = ''
+    if not active then
+      if has(turnsOf(node)) then
+        active = dropTurn(turnsOf(node), '$')
+      else
+        mark = '='
+      end
+    end
+    for depth = #keys, 1, -1 do
+      if active then
+        break
+      end
+      active = dropTurn(turnsOf(nodes[depth]), mark .. segment(keys, depth))
+      mark = ''
+    end
+    countReady(priority, -1)
+    if not active then
+      dropLevel(priority)
+    end
+    return tonumber(sequence)
+  end
+
+  -- Moves the FIFO (priority 0, no keys) through READY, or READY, to the roots of their
+  -- priorities, in their order.
+  local function useLevels()
+    if exists(LEVELS) then
+      return
+    end
+    useReady()
+    if exists(READY) then
+      local all = redis.call('ZRANGE', READY, 0, -1, 'WITHSCORES')
+      redis.call('DEL', READY, SEQ)
+      present[READY] = false
+      local members = {}
+      for i = 1, #all, 2 do
+        gather(members, 0 - tonumber(all[i + 1]), {}, tonumber(string.sub(all[i], 1, 16)) - SEQ_OFFSET,
+          string.sub(all[i], 17))
+      end
+      fillLeaves(members)
+    end
+  end
+
+  local function isPresent(item)
+    return redis.call('HEXISTS', DIRTY, item) == 1 or redis.call('HEXISTS', INFLIGHT, item) == 1
+      or (exists(WAITING) and redis.call('ZSCORE', WAITING, item) ~= false)
+  end
+
+  -- An add's priority: a new item takes it; a present one keeps the higher of its own and the
+  -- add's, and a ready one moves to its new priority keeping the moment it became ready.
+  local function prioritize(item, priority, keys)
+    if not isPresent(item) then
+      if priority ~= 0 then
+        redis.call('HSET', PRIO, item, priority)
+        present[PRIO] = true
+      end
+      if keys ~= '' then
+        redis.call('HSET', FAIR, item, keys)
+        present[FAIR] = true
+      end
+      return
+    end
+    local current = tonumber(redis.call('HGET', PRIO, item) or 0)
+    if priority <= current then
+      return
+    end
+    local ready = redis.call('HEXISTS', DIRTY, item) == 1 and redis.call('HEXISTS', INFLIGHT, item) == 0
+    redis.call('HSET', PRIO, item, priority)
+    present[PRIO] = true
+    if not ready then
+      return
+    end
+    -- The item may be one held in this script: it moves where it is queued, so they are first
+    -- queued (each with the priority it had when it became ready).
+    settle()
+    if exists(LEVELS) then
+      local fairKeys = keysOf(redis.call('HGET', FAIR, item))
+      treeAdd(priority, fairKeys, item, treeRemove(current, fairKeys, item))
+    else
+      -- Without keys: in READY (or the FIFO, moved there), its member moves to the new score.
+      useReady()
+      redis.call('ZADD', READY, 0 - priority, redis.call('HGET', SEQ, item) .. item)
+    end
+  end
+  -- The order in which the trees would serve items queued one after another into empty trees and
+  -- then all taken, worked out in Lua tables by the rules the trees keep (treePop, activate):
+  -- highest priority first; in a priority, from the root down each node serves the head of its
+  -- turns and sends it to the back (dropping it when it has nothing left), its own items first
+  -- in, first out. Returns the items in that order and the priority of each.
+  local function serveAll(items, prios, fair)
+    local function newNode()
+      return { size = 0, own = {}, ownHead = 1, children = {} }
+    end
+    local function push(turns, entry)
+      turns.last = turns.last + 1
+      turns[turns.last] = entry
+    end
+    local roots, priorities = {}, {}
+    for i, item in ipairs(items) do
+      local priority = tonumber(prios[i] or 0)
+      local node = roots[priority]
+      if not node then
+        node = newNode()
+        roots[priority] = node
+        priorities[#priorities + 1] = priority
+      end
+      node.size = node.size + 1
+      for _, key in ipairs(keysOf(fair[i])) do
+        local child = node.children[key]
+        if not child then
+          child = newNode()
+          node.children[key] = child
+          if not node.turns then
+            -- A node's first child: its own items, if any, keep their turn ahead of it.
+            node.turns = { first = 1, last = 0 }
+            if #node.own > 0 then
+              push(node.turns, node)
+            end
+          end
+          push(node.turns, child)
+        end
+        node = child
+        node.size = node.size + 1
+      end
+      node.own[#node.own + 1] = item
+      if #node.own == 1 and node.turns then
+        push(node.turns, node)
+      end
+    end
+    local function take(root)
+      local node = root
+      while true do
+        node.size = node.size - 1
+        local turns, entry = node.turns, node
+        if turns then
+          entry = turns[turns.first]
+          turns[turns.first] = nil
+          turns.first = turns.first + 1
+          if entry ~= node and entry.size > 1 then
+            push(turns, entry)
+          end
+        end
+        if entry == node then
+          local item = node.own[node.ownHead]
+          node.ownHead = node.ownHead + 1
+          if turns and node.ownHead <= #node.own then
+            push(turns, node)
+          end
+          return item
+        end
+        node = entry
+      end
+    end
+    table.sort(priorities, function(a, b) return a > b end)
+    local taken, takenPrios = {}, {}
+    for _, priority in ipairs(priorities) do
+      local root = roots[priority]
+      while root.size > 0 do
+        taken[#taken + 1] = take(root)
+        takenPrios[#takenPrios + 1] = priority
+      end
+    end
+    return taken, takenPrios
+  end
+  levelOps = { keysOf = keysOf, gather = gather, fillLeaves = fillLeaves,
+    pop = treePop, useLevels = useLevels, prioritize = prioritize, rootOf = rootOf, turnsOf = turnsOf,
+    childOf = childOf, serveAll = serveAll }
+  return levelOps
+end

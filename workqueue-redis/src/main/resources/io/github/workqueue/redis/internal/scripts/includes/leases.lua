@@ -1,0 +1,64 @@
+--@include state
+--@include placement
+--@include items
+-- Leases: expiry (redelivery or parking), the live lease of an item, its end.
+
+-- Leases whose deadline passed: the item goes back to the head of the FIFO (at-least-once),
+-- counted as a redelivery, or is parked once its leases expired more than maxExpiries times.
+local function reapExpired(maxExpiries)
+  local expired = redis.call('ZRANGEBYSCORE', LEASES, '-inf', now, 'LIMIT', 0, 100)
+  for _, item in ipairs(expired) do
+    redis.call('ZREM', LEASES, item)
+    redis.call('HDEL', INFLIGHT, item)
+    redis.call('HINCRBY', COUNTERS, 'redeliveries', 1)
+    local times = redis.call('HINCRBY', EXPIRIES, item, 1)
+    present[EXPIRIES] = true
+    if maxExpiries >= 0 and times > maxExpiries then
+      redis.call('HDEL', DIRTY, item)
+      redis.call('HDEL', EXPIRIES, item)
+      forgetAttributes({ item })
+      park(item, 'lease expired ' .. times .. ' times in a row')
+    else
+      redis.call('HSETNX', DIRTY, item, int(now))
+      enqueue(item, true)
+    end
+  end
+end
+
+-- The token of the item's live lease, with its holder and grant time; nil when the item is not
+-- in flight or its lease has expired (even if no get has reaped it yet).
+local function parseLease(v)
+  return string.match(v, '^(%S+) (%S+) (%S+) (%S+)$')
+end
+
+local function leaseOf(item)
+  local v = redis.call('HGET', INFLIGHT, item)
+  if not v then
+    return nil
+  end
+  local token, holder, since, deadline = parseLease(v)
+  if tonumber(deadline) <= now then
+    return nil
+  end
+  return token, holder, since
+end
+
+local function endLease(item)
+  redis.call('HDEL', INFLIGHT, item)
+  redis.call('ZREM', LEASES, item)
+end
+
+-- Microseconds until the earliest waiting item is ready or lease expires; -1 when neither exists.
+local function nextEvent()
+  local best = -1
+  for _, key in ipairs({ WAITING, LEASES }) do
+    local first = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+    if #first > 0 then
+      local d = math.max(0, tonumber(first[2]) - now)
+      if best < 0 or d < best then
+        best = d
+      end
+    end
+  end
+  return best
+end

@@ -1,0 +1,135 @@
+-- The keys of a Redis queue, KEYS of every script (all in one hash slot):
+--   1 queue     list    FIFO of encoded items (every one is dirty and not in flight)
+--   2 dirty     hash    item -> when it became dirty (added and not yet taken; queue latency)
+--   3 inflight  hash    item -> "token holder since deadline" of its lease (until done or reaped)
+--   4 leases    zset    item -> lease deadline (microseconds of Redis time)
+--   5 waiting   zset    item -> ready time (microseconds)
+--   6 order     hash    item -> insertion sequence of its waiting entry (ties)
+--   7 failures  hash    item -> failed attempts since the last forget
+--   8 expiries  hash    item -> leases expired in a row (reset by done)
+--   9 parked    hash    item -> why it was parked
+--  10 buckets   hash    limiter index -> "tokens last"
+--  11 wake      list    wake-up hints for blocked getters (never state)
+--  12 counters  hash    sequence numbers and queue-wide totals
+--  13 ended     hash    token -> item, of each lease ended by done (a repeated done is accepted)
+--  14 endedOld  hash    the same for the window before: a done is remembered for one to two
+--                       windows, then dropped with the whole hash (the window is in counters)
+-- ARGV[1] is the time to use in microseconds, or empty for Redis's TIME.
+--
+-- This file holds the key layout and one call's state; every script includes it, and begin() is
+-- the first thing each runs. The other files of includes/ hold one concern each; a file (or a
+-- script) names what it uses with '--@include name' lines at its top, and the loader puts each
+-- included file once, after those it includes, before the code that includes it (Script.java).
+-- Loaded once as a Redis function library (every script registered as a function), the
+-- included code is made once and kept between calls: the state of one call lives in the
+-- variables declared here and is set afresh by begin(). Where functions are unavailable each
+-- script is sent with its includes in front and a call to begin(); the same code runs.
+local QUEUE, DIRTY, INFLIGHT, LEASES, WAITING, ORDER, FAILURES, EXPIRIES, PARKED, BUCKETS, WAKE, COUNTERS, ENDED
+local ENDED_OLD
+local now
+
+local function int(n)
+  return string.format('%.0f', n)
+end
+
+local WAKE_HINTS = 64
+
+-- The keys of priorities and fairness (described below), named after QUEUE.
+local PRIO, FAIR, LEVELS, COUNT, READY, SEQ
+
+-- Whether each of two or four keys exists, in one command: EXISTS counts a key once for each
+-- time it is named, so naming them once, twice, four and eight times makes its answer a bit per
+-- key.
+local function existEach(a, b, c, d)
+  if not c then
+    local found = redis.call('EXISTS', a, b, b)
+    return found % 2 == 1, found >= 2
+  end
+  local found = redis.call('EXISTS', a, b, b, c, c, c, c, d, d, d, d, d, d, d, d)
+  return found % 2 == 1, found % 4 >= 2, found % 8 >= 4, found >= 8
+end
+
+-- Whether a key exists, asked once per script and then kept up to date by the functions
+-- below that write it: most items are never waiting, parked or expired, so the commands that
+-- would clean them up are skipped while their key is absent. A key taken for present that a
+-- command of this script emptied costs a command that finds nothing, never a skipped one. The
+-- four keys of priorities and fairness that say where the ready items are are asked together,
+-- one command whatever the queue uses.
+local present
+local function exists(key)
+  if present[key] == nil then
+    if key == PRIO or key == FAIR or key == LEVELS or key == READY then
+      present[PRIO], present[FAIR], present[LEVELS], present[READY] = existEach(PRIO, FAIR, LEVELS, READY)
+    else
+      present[key] = redis.call('EXISTS', key) == 1
+    end
+  end
+  return present[key]
+end
+
+-- Priorities and fairness (DESIGN.md, "Priority and fairness"), in keys named after QUEUE (its
+-- hash slot):
+--   PRIO    hash  item -> priority, for items present (dirty, waiting or in flight) not at 0
+--   FAIR    hash  item -> fairness keys (JSON array), for items present that have keys
+--   LEVELS  zset  the priorities that have ready items, while the levels are in use
+--   COUNT   hash  priority -> ready items at it (their sum is the ready items in the levels)
+--   QUEUE:t:<priority>[/<segment>...]  a priority's fairness tree: one node per path of keys (a
+--           segment is a key with its length in front). A node's own items (those whose keys
+--           end there) are a zset at the node's name, item -> the sequence in which it became
+--           ready. A node with children has a ':turns' list, its round-robin order: an entry per
+--           active child and '$' for its own items, served at the head and then moved to the
+--           tail, or dropped when empty. A child's entry is its segment, marked with '=' in
+--           front while the child has own items only (and so no turns), which saves serving
+--           it a command; a node with no keys below it is such a node too, and its items leave
+--           several at once.
+-- Ready items that have no keys, while none that has keys is ready, are kept in two keys instead,
+-- since they need no tree:
+--   READY   zset  item's sequence code (sixteen digits, the sequence plus 2^52, so that the codes
+--                 of negative sequences sort first) followed by the item -> minus its priority:
+--                 ZPOPMIN takes the highest priority's first ready item (members of one score leave
+--                 in the order of their bytes, so of their codes)
+--   SEQ     hash  item -> its code, for exactly the items in READY (a raise moves the member)
+-- The ready items are in exactly one place: the FIFO while neither READY nor LEVELS exists (every
+-- ready item at priority 0 without keys: today's queue at today's cost); READY while it exists;
+-- the trees while LEVELS exists. The first ready item of another priority moves the FIFO into
+-- READY in its order, the first with keys moves the FIFO or READY into the trees; when READY or
+-- the levels are empty their key is gone, and the FIFO is back.
+
+-- Items that became ready during this script and were queued in Redis's keys: finish() wakes
+-- getters once for all.
+local queued
+
+-- Also kept for the whole script, so that a batch of many items pays for each once: the ready
+-- counts not yet written to COUNT (finish() writes them), and which keys of the trees (a node's
+-- own items, a turns list) are known to exist, as read or written.
+local pendingCount, pendingAll
+local known
+
+-- Items that became ready in this script while nothing else was ready, kept in Lua instead of in
+-- READY or the trees because the script is going to take them all itself (a batch whose idle
+-- getters outnumber them: the steady state of workers that keep up): nil, or their items,
+-- priorities and fairness keys as read, in the order they became ready; never more than
+-- passLimit, the number of items the script will ask popReady for (0 but in a batch, whose
+-- takes ask for that many). settle() writes them to Redis's keys as if queued when they became
+-- ready, before any step but that take that reads or changes where ready items are.
+local passing, passLimit
+local settle
+
+-- Starts a call: its keys, its time, and nothing known or pending yet.
+local function begin(keys, argv)
+  QUEUE, DIRTY, INFLIGHT, LEASES, WAITING, ORDER, FAILURES, EXPIRIES, PARKED, BUCKETS, WAKE, COUNTERS, ENDED =
+    keys[1], keys[2], keys[3], keys[4], keys[5], keys[6], keys[7], keys[8], keys[9], keys[10], keys[11], keys[12],
+    keys[13]
+  ENDED_OLD = keys[14]
+  if argv[1] ~= '' then
+    now = tonumber(argv[1])
+  else
+    local t = redis.call('TIME')
+    now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  end
+  PRIO, FAIR, LEVELS, COUNT = QUEUE .. ':prio', QUEUE .. ':fair', QUEUE .. ':levels', QUEUE .. ':count'
+  READY, SEQ = QUEUE .. ':ready', QUEUE .. ':seq'
+  present, queued = {}, 0
+  pendingCount, pendingAll, known = {}, 0, {}
+  passing, passLimit = nil, 0
+end

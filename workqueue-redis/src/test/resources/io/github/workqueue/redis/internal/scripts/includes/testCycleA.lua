@@ -1,0 +1,2 @@
+--@include testCycleB
+local function a() end

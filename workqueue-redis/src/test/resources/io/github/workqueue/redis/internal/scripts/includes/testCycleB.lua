@@ -1,0 +1,2 @@
+--@include testCycleA
+local function b() end
