@@ -202,7 +202,7 @@ public final class RedisMeasurement {
 			.builder(RedisQueueConnection.of(client), "enqueue-and-process-" + System.nanoTime())
 			.prefetch(PREFETCH)
 			.build(ItemCodec.strings());
-		double itemsPerSecond = enqueueAndProcess(queue, ITEMS, 0, (i) -> queue.add("item-" + i));
+		double itemsPerSecond = enqueueAndProcess(queue, ITEMS, 0, (i) -> queue.add("item-" + i)).itemsPerSecond();
 		client.shutdown();
 		return itemsPerSecond;
 	}
@@ -219,16 +219,18 @@ public final class RedisMeasurement {
 	 * @param add adds the item of a number
 	 * @return items per second from the first add to the last done
 	 */
-	static double enqueueAndProcess(RedisQueue<String> queue, int items, int addsPerSecond, IntConsumer add)
+	static Run enqueueAndProcess(RedisQueue<String> queue, int items, int addsPerSecond, IntConsumer add)
 			throws InterruptedException {
 		CountDownLatch finished = new CountDownLatch(items);
 		Ledger ledger = new Ledger(items);
+		HandOffLatency handOffs = new HandOffLatency(items);
 		List<Thread> threads = new ArrayList<>();
 		for (int i = 0; i < WORKERS_PER_INSTANCE; i++) {
 			threads.add(start(() -> {
 				try {
 					Optional<String> item;
 					while ((item = queue.get()).isPresent()) {
+						handOffs.taken(item.get());
 						ledger.processed(item.get());
 						if (DONE_WITHOUT_WAITING) {
 							queue.doneWithoutWaiting(item.get());
@@ -258,6 +260,7 @@ public final class RedisMeasurement {
 							LockSupport.parkNanos(wait);
 						}
 					}
+					handOffs.adding(i);
 					add.accept(i);
 				}
 			});
@@ -271,7 +274,11 @@ public final class RedisMeasurement {
 		for (Thread thread : threads) {
 			thread.join(5000);
 		}
-		return items / seconds;
+		return new Run(items / seconds, handOffs);
+	}
+
+	/** What an enqueue-and-process run measured. */
+	record Run(double itemsPerSecond, HandOffLatency handOffs) {
 	}
 
 	/**

@@ -47,8 +47,11 @@ public final class RedisPriorityMeasurement {
 
 	private static final int PACED_ITEMS = Integer.getInteger("pacedItems", 20_000);
 
-	/** Adds per second of the paced runs: half or less of what each queue takes here. */
-	private static final int PACE = 2_000;
+	/**
+	 * Adds per second of the paced runs ({@code -Dpace}): half or less of what each queue
+	 * takes here.
+	 */
+	private static final int PACE = Integer.getInteger("pace", 2_000);
 
 	private static final FairnessKeyExtractor<String> TENANT = (item) -> List.of(item.substring(0, item.indexOf('/')));
 
@@ -88,7 +91,8 @@ public final class RedisPriorityMeasurement {
 		CommandStats commandsBefore = CommandStats.read(stats);
 		double cpuBefore = RedisMeasurement.cpuSeconds(stats.info("cpu"));
 		long jvmBefore = jvmCpuNanos();
-		double itemsPerSecond = enqueueAndProcess(client, fair, options, items, pace);
+		RedisMeasurement.Run run = enqueueAndProcess(client, fair, options, items, pace);
+		double itemsPerSecond = run.itemsPerSecond();
 		long jvmNanos = jvmCpuNanos() - jvmBefore;
 		double cpuAfter = RedisMeasurement.cpuSeconds(stats.info("cpu"));
 		CommandStats ran = CommandStats.read(stats).since(commandsBefore);
@@ -97,6 +101,9 @@ public final class RedisPriorityMeasurement {
 		System.out.printf("%-34s %,12.0f %16.1f %19.1f %14.2f %15.1f %14.1f%n", label, itemsPerSecond,
 				(cpuAfter - cpuBefore) * 1e6 / items, scripts.micros() / (double) items,
 				scripts.calls() / (double) items, ran.commands().calls() / (double) items, jvmNanos / 1e3 / items);
+		double[] handOff = run.handOffs().millisAt(0.5, 0.99, 0.999);
+		System.out.printf("  hand-off add -> get: p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms%n", handOff[0], handOff[1],
+				handOff[2]);
 		System.out.println("  per item: " + ran.perUnit(items));
 	}
 
@@ -112,8 +119,8 @@ public final class RedisPriorityMeasurement {
 		return (fair ? builder.fairness(TENANT) : builder).build(ItemCodec.strings());
 	}
 
-	private static double enqueueAndProcess(RedisClient client, boolean fair, IntFunction<AddOptions> options,
-			int items, int pace) throws InterruptedException {
+	private static RedisMeasurement.Run enqueueAndProcess(RedisClient client, boolean fair,
+			IntFunction<AddOptions> options, int items, int pace) throws InterruptedException {
 		RedisQueue<String> queue = queue(client, "priority-bench-" + System.nanoTime(), fair);
 		return RedisMeasurement.enqueueAndProcess(queue, items, pace, (i) -> {
 			String item = "tenant" + (i % 10) + "/" + i;
