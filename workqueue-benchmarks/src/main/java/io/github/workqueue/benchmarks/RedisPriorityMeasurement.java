@@ -62,9 +62,7 @@ public final class RedisPriorityMeasurement {
 		try (MeasuredRedis redis = MeasuredRedis.start()) {
 			String uri = redis.uri();
 			System.out.println(redis.describe());
-			System.out.printf("%-34s %12s %16s %19s %14s %15s %14s%n",
-					"enqueue-and-process, prefetch " + RedisMeasurement.PREFETCH, "items/s", "redis us/item",
-					"in scripts us/item", "scripts/item", "commands/item", "JVM us/item");
+			header("enqueue-and-process, prefetch " + RedisMeasurement.PREFETCH);
 			reportModes(uri, ITEMS, 0);
 			System.out.printf("%-34s%n", "paced at " + PACE + " adds/s");
 			reportModes(uri, PACED_ITEMS, PACE);
@@ -76,6 +74,12 @@ public final class RedisPriorityMeasurement {
 		}
 	}
 
+	/** The column heads of {@link #report}'s lines. */
+	static void header(String first) {
+		System.out.printf("%-34s %12s %16s %19s %14s %15s %14s%n", first, "items/s", "redis us/item",
+				"in scripts us/item", "scripts/item", "commands/item", "JVM us/item");
+	}
+
 	/** The FIFO, priorities, and priorities with fairness, one after the other. */
 	private static void reportModes(String uri, int items, int pace) throws InterruptedException {
 		IntFunction<AddOptions> threePriorities = (i) -> AddOptions.priority(i % 3 - 1);
@@ -84,8 +88,8 @@ public final class RedisPriorityMeasurement {
 		report(uri, "3 priorities + fairness (10)", true, threePriorities, items, pace);
 	}
 
-	private static void report(String uri, String label, boolean fair, IntFunction<AddOptions> options, int items,
-			int pace) throws InterruptedException {
+	static void report(String uri, String label, boolean fair, IntFunction<AddOptions> options, int items, int pace)
+			throws InterruptedException {
 		RedisClient client = RedisClient.create(uri);
 		var stats = client.connect().sync();
 		CommandStats commandsBefore = CommandStats.read(stats);
@@ -108,7 +112,7 @@ public final class RedisPriorityMeasurement {
 	}
 
 	/** This JVM's CPU time so far: producer, workers, sender, Lettuce, all threads. */
-	private static long jvmCpuNanos() {
+	static long jvmCpuNanos() {
 		return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
 			.getProcessCpuTime();
 	}
