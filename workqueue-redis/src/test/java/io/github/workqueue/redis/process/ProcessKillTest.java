@@ -34,7 +34,8 @@ import static org.awaitility.Awaitility.await;
  * item was ever held by two live leases at once; every add was followed by a processing
  * that read it (the last version seen of each key is its last version added); nothing was
  * lost or parked; the redeliveries equal the items the killed instances held when they
- * died. Twice: with plain adds, and with each add at one of three priorities (a key's
+ * died, plus the leases that live instances lost (on a busy machine, starved of CPU for a
+ * lease), each of which shows as one rejected done. Twice: with plain adds, and with each add at one of three priorities (a key's
  * second add raising it one time in three) on queues with fairness over seven tenants, so
  * that the kills hit items taken from the priority trees and their expired leases put
  * them back there.
@@ -126,9 +127,12 @@ class ProcessKillTest {
 				+ KILLS + " kills, " + expectedRedeliveries + " items in flight at the kills, " + stats);
 		assertThat(expectedRedeliveries).as("the kills hit instances mid-processing").isPositive();
 		assertThat(stats.parked()).isZero();
-		assertThat(stats.redeliveries()).as("redeliveries = items in flight in the killed instances")
-			.isEqualTo(expectedRedeliveries);
-		assertThat(stats.rejectedDones()).isZero();
+		// A live instance starved of CPU (a busy machine) may lose a lease too: its item is
+		// delivered again and its late done is rejected, once per such lease.
+		assertThat(stats.redeliveries())
+			.as("redeliveries = items in flight in the killed instances + leases lost by live ones (%s)",
+					stats.rejectedDones())
+			.isEqualTo(expectedRedeliveries + stats.rejectedDones());
 		producer.shutDown();
 	}
 
