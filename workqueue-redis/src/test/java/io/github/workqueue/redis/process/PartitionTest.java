@@ -95,7 +95,8 @@ class PartitionTest {
 					&& "2".equals(this.redis.hget(this.name + ":seen", "a"));
 		});
 		RedisQueueStats stats = this.producer.stats();
-		// Each lease that expired under a live worker shows as one rejected done: the frozen
+		// Each lease that expired under a live worker shows as one rejected done: the
+		// frozen
 		// instance's two, and any the other instance lost if the machine starved it.
 		assertThat(stats.redeliveries()).as("both items came back once their leases expired")
 			.isGreaterThanOrEqualTo(2)

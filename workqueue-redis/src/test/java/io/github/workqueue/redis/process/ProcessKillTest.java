@@ -35,10 +35,10 @@ import static org.awaitility.Awaitility.await;
  * that read it (the last version seen of each key is its last version added); nothing was
  * lost or parked; the redeliveries equal the items the killed instances held when they
  * died, plus the leases that live instances lost (on a busy machine, starved of CPU for a
- * lease), each of which shows as one rejected done. Twice: with plain adds, and with each add at one of three priorities (a key's
- * second add raising it one time in three) on queues with fairness over seven tenants, so
- * that the kills hit items taken from the priority trees and their expired leases put
- * them back there.
+ * lease), each of which shows as one rejected done. Twice: with plain adds, and with each
+ * add at one of three priorities (a key's second add raising it one time in three) on
+ * queues with fairness over seven tenants, so that the kills hit items taken from the
+ * priority trees and their expired leases put them back there.
  */
 class ProcessKillTest {
 
@@ -127,7 +127,8 @@ class ProcessKillTest {
 				+ KILLS + " kills, " + expectedRedeliveries + " items in flight at the kills, " + stats);
 		assertThat(expectedRedeliveries).as("the kills hit instances mid-processing").isPositive();
 		assertThat(stats.parked()).isZero();
-		// A live instance starved of CPU (a busy machine) may lose a lease too: its item is
+		// A live instance starved of CPU (a busy machine) may lose a lease too: its item
+		// is
 		// delivered again and its late done is rejected, once per such lease.
 		assertThat(stats.redeliveries())
 			.as("redeliveries = items in flight in the killed instances + leases lost by live ones (%s)",
