@@ -1093,26 +1093,15 @@ final class Batcher {
 	 * to be asked
 	 */
 	private boolean read(ShardBatch part, int forTakers, List<Object> reply, long sent) {
-		int index = 1;
-		for (BatchRequest.Add add : part.adds()) {
-			add.complete((Long) reply.get(index++) == 1, null);
-		}
-		for (BatchRequest.Done done : part.dones()) {
-			done.complete((Long) reply.get(index++) == 1);
-		}
+		ShardBatch.Answer answer = part.complete(reply, sent);
 		if (part.wanted() == 0) {
 			return true;
 		}
-		List<Grant> grants = new ArrayList<>((reply.size() - index) / 5);
-		for (; index + 4 < reply.size(); index += 5) {
-			grants.add(new Grant(part.shard(), (String) reply.get(index), (Long) reply.get(index + 1),
-					(Long) reply.get(index + 2), (Long) reply.get(index + 3), ((Long) reply.get(index + 4)).intValue(),
-					sent));
-		}
+		List<Grant> grants = answer.grants();
 		int granted = grants.size();
 		giveBack(serve(grants));
 		if (granted < forTakers) {
-			return shardWasShort((Long) reply.get(0), sent);
+			return shardWasShort(answer.nextEventMicros(), sent);
 		}
 		synchronized (this) {
 			this.shortShards = 0;

@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One shard's part of a batch: one run of batch.lua. Its adds are ordered plain adds
- * first, then adds with a priority (or fairness keys), as the script answers them.
+ * One shard's part of a batch: one run of batch.lua, whose call this class lays out on
+ * the Java side, both ways ({@link #args} and {@link #complete}; the script's header
+ * gives the same layout on the Lua side). Its adds are ordered plain adds first, then
+ * adds with a priority (or fairness keys), as the script answers them.
  */
 record ShardBatch(int shard, List<BatchRequest.Add> adds, List<BatchRequest.Done> dones, int wanted) {
 
@@ -16,6 +18,12 @@ record ShardBatch(int shard, List<BatchRequest.Add> adds, List<BatchRequest.Done
 		adds = ordered;
 	}
 
+	/**
+	 * The script's ARGV: now, the fixed arguments (holder, lease, most expiries, ended
+	 * lease memory), the counts of plain adds, dones and leases wanted, the plain adds'
+	 * items, the dones' item and token pairs, then the count of adds with options and
+	 * their item, priority and fairness keys triples.
+	 */
 	String[] args(String now, String[] fixed) {
 		int plain = (int) this.adds.stream().filter(BatchRequest.Add::isPlain).count();
 		int withOptions = this.adds.size() - plain;
@@ -40,6 +48,36 @@ record ShardBatch(int shard, List<BatchRequest.Add> adds, List<BatchRequest.Done
 			args[i++] = add.keys;
 		}
 		return args;
+	}
+
+	/**
+	 * Completes the part's adds and dones from the script's reply and reads the leases it
+	 * granted. The reply: microseconds until the shard's next waiting item or lease
+	 * deadline (-1 for none; set only when fewer leases were granted than wanted), one
+	 * result per add (1 made dirty) and per done (1 accepted), in the order of
+	 * {@link #args}, then per lease granted its item, token, deadline, microseconds
+	 * queued and priority.
+	 * @param sentNanos when the part was sent, which the leases' liveness counts from
+	 */
+	Answer complete(List<Object> reply, long sentNanos) {
+		int index = 1;
+		for (BatchRequest.Add add : this.adds) {
+			add.complete((Long) reply.get(index++) == 1, null);
+		}
+		for (BatchRequest.Done done : this.dones) {
+			done.complete((Long) reply.get(index++) == 1);
+		}
+		List<Batcher.Grant> grants = new ArrayList<>(Math.max(0, (reply.size() - index) / 5));
+		for (; index + 4 < reply.size(); index += 5) {
+			grants.add(new Batcher.Grant(this.shard, (String) reply.get(index), (Long) reply.get(index + 1),
+					(Long) reply.get(index + 2), (Long) reply.get(index + 3), ((Long) reply.get(index + 4)).intValue(),
+					sentNanos));
+		}
+		return new Answer((Long) reply.get(0), grants);
+	}
+
+	/** What a part's reply granted, and when the shard has something next. */
+	record Answer(long nextEventMicros, List<Batcher.Grant> grants) {
 	}
 
 }
