@@ -152,6 +152,38 @@ class PrefetchTest {
 	}
 
 	@Test
+	void aFairnessKeysTurnShouldWaitBehindAtMostPrefetchBufferedItems() throws InterruptedException {
+		List<String> exact = takesAfterASmallTenantsAdd(0);
+		List<String> leasingAhead = takesAfterASmallTenantsAdd(2);
+		assertThat(exact).as("big's turn first, then small's").startsWith("big/2", "small/1");
+		assertThat(leasingAhead).as("the two leased ahead first, then the turns as without them")
+			.containsExactly("big/2", "big/3", "big/4", "small/1");
+		assertThat(leasingAhead.indexOf("small/1")).isEqualTo(exact.indexOf("small/1") + 2);
+	}
+
+	/**
+	 * On a queue with fairness by tenant: six items of tenant big, one taken, then one of
+	 * tenant small added: the next four takes.
+	 */
+	private List<String> takesAfterASmallTenantsAdd(int prefetch) throws InterruptedException {
+		RedisQueueConnection connection = RedisQueueConnection.of(TestRedis.client());
+		this.connections.add(connection);
+		RedisQueue<String> queue = RedisQueue.builder(connection, this.name + "-" + prefetch)
+			.holder("a")
+			.timeForTests(this.clock)
+			.fairness((String item) -> List.of(item.substring(0, item.indexOf('/'))))
+			.prefetch(prefetch)
+			.build(ItemCodec.strings());
+		this.queues.add(queue);
+		for (int i = 1; i <= 6; i++) {
+			queue.add("big/" + i);
+		}
+		assertThat(take(queue)).isEqualTo("big/1");
+		queue.add("small/1");
+		return List.of(take(queue), take(queue), take(queue), take(queue));
+	}
+
+	@Test
 	void bufferedLeasesShouldBeRenewedWhileTheyWait() throws InterruptedException {
 		RedisQueue<String> a = instance("a", 2, Duration.ofMillis(900));
 		RedisQueue<String> b = instance("b", 0, Duration.ofMillis(900));
