@@ -86,7 +86,7 @@ class LuaIncludesTest {
 		Map<String, String> definedIn = new HashMap<>();
 		for (String file : List.of("state", "ready", "fairness", "placement", "items", "delays", "leases",
 				"limiters")) {
-			for (String name : defined(LuaIncludes.code(List.of(file)).substring(0))) {
+			for (String name : defined(LuaIncludes.code(List.of(file)))) {
 				definedIn.putIfAbsent(name, file);
 			}
 		}
