@@ -57,6 +57,21 @@ import io.github.workqueue.core.RateLimitingQueue;
  * with the item in Redis: it is queue-wide, like the rate limiter's failure count.
  *
  * <p>
+ * <b>Replicated acknowledgement.</b> By default a write returns once the Redis master
+ * applied it, and a failover to a replica can lose the writes not yet replicated: adds
+ * (the item is not processed), dones (the item runs once more). With
+ * {@link RedisQueueBuilder#replicasAck(int) replicas-ack} N, an add ({@code add},
+ * {@code addAfter}, {@code addRateLimited}, an add with options) and a {@code done}
+ * return only after N replicas confirmed the write (Redis {@code WAIT}, one per batch of
+ * writes); when fewer confirm within the timeout, the caller gets an
+ * {@link UnreplicatedWriteException} (the master applied the write; whether it survives a
+ * failover cannot be told), which is logged and counted ({@link #unreplicatedWrites()}).
+ * {@link #doneWithoutWaiting(Object)} waits for nobody: a shortfall is logged and
+ * counted. Lease grants, renewals and give-backs never wait: a lost grant or renewal only
+ * means a redelivery. {@code WAIT} confirms that replicas received the write, not that
+ * they wrote it to disk.
+ *
+ * <p>
  * <b>Time.</b> Ready times, lease deadlines and token buckets use Redis's clock
  * ({@code TIME}), never an instance's. {@link #len()} and {@link #waitingLen()} are
  * queue-wide.
@@ -194,6 +209,17 @@ public interface RedisQueue<T>
 	 * @return how long the thread has been stuck, or empty if it is not
 	 */
 	Optional<Duration> stalledFor();
+
+	/**
+	 * Counts this instance's writes (adds, delayed and rate-limited adds, accepted dones)
+	 * that the master applied but fewer replicas than
+	 * {@link RedisQueueBuilder#replicasAck(int) replicas-ack} confirmed in time; each
+	 * one's caller got an {@link UnreplicatedWriteException}, but those of
+	 * {@code doneWithoutWaiting}, which only this count and the log report. Also counted
+	 * as {@code workqueue_unreplicated_writes_total}.
+	 * @return the writes so far; 0 without replicas-ack
+	 */
+	long unreplicatedWrites();
 
 	/**
 	 * Returns how this instance appears as the holder of its leases, as in

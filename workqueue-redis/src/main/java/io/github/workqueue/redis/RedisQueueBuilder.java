@@ -31,6 +31,9 @@ public final class RedisQueueBuilder {
 	/** The most items an instance may lease ahead of its waiting threads. */
 	public static final int MOST_PREFETCH = 256;
 
+	/** How long an add or done waits for its replicas by default, with replicas-ack. */
+	public static final Duration DEFAULT_REPLICAS_ACK_TIMEOUT = Duration.ofSeconds(1);
+
 	private final RedisQueueConnection connection;
 
 	private final String name;
@@ -44,6 +47,10 @@ public final class RedisQueueBuilder {
 	private int shards = 1;
 
 	private int prefetch = DEFAULT_PREFETCH;
+
+	private int replicasAck;
+
+	private Duration replicasAckTimeout = DEFAULT_REPLICAS_ACK_TIMEOUT;
 
 	private RateLimiter<?> rateLimiter = RateLimiters.controllerDefault(Clock.system());
 
@@ -201,6 +208,42 @@ public final class RedisQueueBuilder {
 	}
 
 	/**
+	 * Sets how many replicas must confirm each add and done before it returns (Redis
+	 * {@code WAIT}; default 0: none, a write returns once the master applied it). Writes
+	 * that fewer replicas confirm within {@link #replicasAckTimeout(Duration)} fail with
+	 * {@link UnreplicatedWriteException}. A write waits for at least one round trip more
+	 * and the replication of the writes made before it on the same connection, and while
+	 * it waits, the connection's other commands wait behind it: keep the timeout well
+	 * under the client's command timeout and a third of the lease. See {@link RedisQueue}
+	 * for what each operation guarantees.
+	 * @param replicas how many replicas, 0 or more
+	 * @return this builder
+	 */
+	public RedisQueueBuilder replicasAck(int replicas) {
+		if (replicas < 0) {
+			throw new IllegalArgumentException("replicasAck must be 0 or more, was " + replicas);
+		}
+		this.replicasAck = replicas;
+		return this;
+	}
+
+	/**
+	 * Sets how long an add or done waits for the replicas that {@link #replicasAck(int)}
+	 * asks (default 1 second).
+	 * @param timeout positive, at most a minute
+	 * @return this builder
+	 */
+	public RedisQueueBuilder replicasAckTimeout(Duration timeout) {
+		Objects.requireNonNull(timeout, "timeout");
+		if (timeout.toMillis() < 1 || timeout.compareTo(Duration.ofMinutes(1)) > 0) {
+			throw new IllegalArgumentException(
+					"replicasAckTimeout must be from 1 ms to 1 minute, was " + timeout.toMillis() + " ms");
+		}
+		this.replicasAckTimeout = timeout;
+		return this;
+	}
+
+	/**
 	 * Sets how this instance appears as the holder of its leases (default: process id,
 	 * host and a random suffix). Whitespace is replaced.
 	 * @param holder the name
@@ -258,7 +301,8 @@ public final class RedisQueueBuilder {
 		return new DefaultRedisQueue<>(new DefaultRedisQueue.Settings<>(this.name, this.prefix, this.shards,
 				this.connection.link(), codec, this.holder, this.leaseDuration, this.maxRedeliveries,
 				(RateLimiter<? super T>) this.rateLimiter, this.redisTimeMicros, longestBlock, this.prefetch, metrics,
-				this.defaultPriority, (FairnessKeyExtractor<? super T>) this.fairness, this.lateDoneListener));
+				this.defaultPriority, (FairnessKeyExtractor<? super T>) this.fairness, this.lateDoneListener,
+				this.replicasAck, this.replicasAckTimeout));
 	}
 
 	private static String defaultHolder() {

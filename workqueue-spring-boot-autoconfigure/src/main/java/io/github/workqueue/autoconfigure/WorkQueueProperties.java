@@ -116,6 +116,21 @@ public class WorkQueueProperties {
 		private @Nullable Integer prefetch;
 
 		/**
+		 * Redis queues: how many replicas must confirm each add and done before it
+		 * returns (Redis WAIT), so that an acknowledged add or done survives a failover
+		 * to one of them; fewer within replicas-ack-timeout fail the call with
+		 * UnreplicatedWriteException, counted. Defaults to 0 (a write returns once the
+		 * master applied it).
+		 */
+		private @Nullable Integer replicasAck;
+
+		/**
+		 * Redis queues: how long an add or done waits for the replicas that replicas-ack
+		 * asks. Defaults to 1s.
+		 */
+		private @Nullable Duration replicasAckTimeout;
+
+		/**
 		 * Redis queues: first part of the queue's keys, {prefix:name}. Defaults to
 		 * "workqueue".
 		 */
@@ -192,6 +207,22 @@ public class WorkQueueProperties {
 
 		public void setPrefetch(@Nullable Integer prefetch) {
 			this.prefetch = prefetch;
+		}
+
+		public @Nullable Integer getReplicasAck() {
+			return this.replicasAck;
+		}
+
+		public void setReplicasAck(@Nullable Integer replicasAck) {
+			this.replicasAck = replicasAck;
+		}
+
+		public @Nullable Duration getReplicasAckTimeout() {
+			return this.replicasAckTimeout;
+		}
+
+		public void setReplicasAckTimeout(@Nullable Duration replicasAckTimeout) {
+			this.replicasAckTimeout = replicasAckTimeout;
 		}
 
 		public @Nullable String getKeyPrefix() {

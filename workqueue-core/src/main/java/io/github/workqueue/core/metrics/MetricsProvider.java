@@ -153,6 +153,18 @@ public interface MetricsProvider {
 	}
 
 	/**
+	 * Writes (adds, delayed adds, dones) of a shared (Redis) queue on this instance that
+	 * the master applied but fewer replicas than the queue's {@code replicas-ack} setting
+	 * confirmed in time: each one's caller got an exception saying so. Not in client-go;
+	 * records nothing unless overridden.
+	 * @param name the queue name
+	 * @return the counter
+	 */
+	default CounterMetric newUnreplicatedWritesMetric(String name) {
+		return NoopMetricsProvider.INSTANCE.newAddsMetric(name);
+	}
+
+	/**
 	 * Items the queue dropped, by reason. Not in client-go; records nothing unless
 	 * overridden.
 	 * @param name the queue name

@@ -3,6 +3,7 @@ package io.github.workqueue.redis.internal;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
+import io.github.workqueue.redis.UnreplicatedWriteException;
 import io.lettuce.core.RedisException;
 import org.jspecify.annotations.Nullable;
 
@@ -142,6 +143,9 @@ abstract class BatchRequest {
 
 		@Nullable Boolean accepted;
 
+		/** Set with an accepted outcome that fewer replicas confirmed than asked. */
+		@Nullable UnreplicatedWriteException unreplicated;
+
 		/** Set, under the batcher's monitor, once a part carrying this done was made. */
 		boolean sent;
 
@@ -161,7 +165,20 @@ abstract class BatchRequest {
 		 * late consumer.
 		 */
 		void complete(@Nullable Boolean accepted) {
-			if (completeOnce(() -> this.accepted = accepted)) {
+			complete(accepted, null);
+		}
+
+		/**
+		 * Writes the outcome as {@link #complete(Boolean)} does, with the exception of an
+		 * accepted done that fewer replicas confirmed than asked (the caller that waits
+		 * gets it; a late or unawaited outcome is the acceptance, the shortfall having
+		 * been logged and counted).
+		 */
+		void complete(@Nullable Boolean accepted, @Nullable UnreplicatedWriteException unreplicated) {
+			if (completeOnce(() -> {
+				this.accepted = accepted;
+				this.unreplicated = unreplicated;
+			})) {
 				this.lateOutcome.accept(accepted);
 			}
 		}

@@ -242,12 +242,17 @@ final class Batcher {
 	 */
 	private volatile long busySince;
 
+	/** How many replicas confirm a batch of adds and dones before their callers hear. */
+	private final ReplicaAck ack;
+
 	/**
 	 * @param fixedArgs holder, lease in microseconds, most expiries
+	 * @param ack how many replicas confirm the writes of a batch
 	 */
 	Batcher(String name, RedisLink link, Shards shards, Supplier<String> now, String[] fixedArgs,
-			Duration leaseDuration, long longestBlockNanos, int prefetch, OutageLog outage) {
+			Duration leaseDuration, long longestBlockNanos, int prefetch, OutageLog outage, ReplicaAck ack) {
 		this.name = name;
+		this.ack = ack;
 		this.prefetch = prefetch;
 		this.link = link;
 		this.shards = shards;
@@ -370,6 +375,9 @@ final class Batcher {
 		if (request.await(this.link.requestBound().toNanos()) && request.accepted == null) {
 			// Its outcome will never be known, and the caller is told so now.
 			dispatched.accept(null);
+		}
+		if (request.unreplicated != null) {
+			throw request.unreplicated;
 		}
 		return request.accepted;
 	}
@@ -980,8 +988,10 @@ final class Batcher {
 			ShardBatch part = planned.part();
 			Flight flight;
 			try {
+				boolean writes = !part.adds().isEmpty() || !part.dones().isEmpty();
 				RedisLink.Sent<List<Object>> script = this.link.send(Script.BATCH, ScriptOutputType.MULTI,
-						this.shards.keys(part.shard()).all(), part.args(now, this.fixedArgs));
+						this.shards.keys(part.shard()).all(), (writes && this.ack.isAsked()) ? this.ack : null,
+						part.args(now, this.fixedArgs));
 				flight = Flight.sent(part, planned.takers(), sentNanos, script);
 			}
 			catch (RuntimeException ex) {
@@ -1070,7 +1080,7 @@ final class Batcher {
 		}
 		boolean answered;
 		try {
-			answered = read(flight.part, flight.takers.size(), reply, flight.sentNanos);
+			answered = read(flight.part, flight.takers.size(), reply, flight.sentNanos, fellShort(flight));
 		}
 		catch (RuntimeException ex) {
 			// A reply this code cannot read: the part's callers must not wait forever.
@@ -1087,13 +1097,25 @@ final class Batcher {
 	}
 
 	/**
+	 * How far the replicas fell short of confirming the flight's writes, or {@code null}
+	 * if they did not or none were asked.
+	 */
+	private ReplicaAck.@Nullable Shortfall fellShort(Flight flight) {
+		boolean writes = !flight.part.adds().isEmpty() || !flight.part.dones().isEmpty();
+		return (writes && this.ack.isAsked()) ? this.ack.judge(flight.confirmedReplicas()) : null;
+	}
+
+	/**
 	 * Completes a shard's adds and dones and hands out its grants.
 	 * @param forTakers how many of the leases asked for were for waiting takers
+	 * @param shortOf how far the replicas fell short of confirming the writes, or
+	 * {@code null}
 	 * @return false if the shard had too few leases for the takers and another shard is
 	 * to be asked
 	 */
-	private boolean read(ShardBatch part, int forTakers, List<Object> reply, long sent) {
-		ShardBatch.Answer answer = part.complete(reply, sent);
+	private boolean read(ShardBatch part, int forTakers, List<Object> reply, long sent,
+			ReplicaAck.@Nullable Shortfall shortOf) {
+		ShardBatch.Answer answer = part.complete(reply, sent, shortOf);
 		if (part.wanted() == 0) {
 			return true;
 		}

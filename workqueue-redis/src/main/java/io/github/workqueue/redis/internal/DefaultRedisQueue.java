@@ -24,6 +24,7 @@ import io.github.workqueue.redis.Lease;
 import io.github.workqueue.redis.RedisQueue;
 import io.github.workqueue.redis.RedisQueueStats;
 import io.github.workqueue.redis.UnconfirmedAddException;
+import io.github.workqueue.redis.UnreplicatedWriteException;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
@@ -88,6 +89,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private final SharedFailures failures;
 
+	private final ReplicaAck ack;
+
 	private final OutageLog outage;
 
 	private final HeldLeases<T> held = new HeldLeases<>();
@@ -140,9 +143,11 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.lateDoneListener = settings.lateDoneListener();
 		this.plainAdds = this.defaultPriority == 0 && this.fairness == null;
 		this.outage = new OutageLog(this.name, this.link::isClosed);
+		this.ack = new ReplicaAck(this.name, settings.replicasAck(), settings.replicasAckTimeout(),
+				(this.metrics != null) ? this.metrics.unreplicatedWrites() : null);
 		this.batcher = new Batcher(this.name, this.link, this.shards, this::now,
 				new String[] { this.holder, this.leaseMicros, this.maxRedeliveries }, this.leaseDuration,
-				this.longestBlockNanos, settings.prefetch(), this.outage);
+				this.longestBlockNanos, settings.prefetch(), this.outage, this.ack);
 		this.views = new QueueViews(this.link, this.shards, this::now);
 		this.returns = new LeaseReturns(this.link, this.shards, this::now);
 		this.failures = new SharedFailures(this.link, this.shards, LimiterSpec.of(settings.rateLimiter()), this::now);
@@ -175,12 +180,15 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 * @param fairness the fairness key extractor, or {@code null} for none
 	 * @param lateDoneListener told the final outcome of each done that got no answer in
 	 * time
+	 * @param replicasAck how many replicas confirm each add and done before it returns
+	 * @param replicasAckTimeout how long an add or done waits for them
 	 */
 	public record Settings<T>(String name, String prefix, int shards, RedisLink link, ItemCodec<T> codec, String holder,
 			Duration leaseDuration, int maxRedeliveries, RateLimiter<? super T> rateLimiter,
 			@Nullable LongSupplier redisTimeMicros, Duration longestBlock, int prefetch,
 			@Nullable RedisQueueMetrics metrics, int defaultPriority,
-			@Nullable FairnessKeyExtractor<? super T> fairness, Consumer<? super LateDoneOutcome> lateDoneListener) {
+			@Nullable FairnessKeyExtractor<? super T> fairness, Consumer<? super LateDoneOutcome> lateDoneListener,
+			int replicasAck, Duration replicasAckTimeout) {
 	}
 
 	@Override
@@ -236,6 +244,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 						Integer.toString(priority), keys, Long.toString(delayMicros),
 						options.isRateLimited() ? this.failures.limiterJson() : "",
 						options.isRateLimited() ? this.failures.reservedBuckets() : ""));
+		awaitReplicas("add", encoded);
 		if (made.get(0) == 1 && made.get(1) <= 0 && this.metrics != null) {
 			this.metrics.added();
 		}
@@ -290,6 +299,21 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.batcher.awaitDonesAsked();
 		unconfirmedIfUnanswered(encoded, () -> this.link.run(Script.ADD_AFTER, ScriptOutputType.INTEGER,
 				keysOf(encoded), now(), encoded, Long.toString(micros)));
+		awaitReplicas("addAfter", encoded);
+	}
+
+	/**
+	 * After a write of its own script: waits for the replicas that {@code replicas-ack}
+	 * asks, if any.
+	 * @throws UnreplicatedWriteException if fewer confirmed it in time
+	 */
+	private void awaitReplicas(String operation, String encoded) {
+		if (this.ack.isAsked()) {
+			ReplicaAck.Shortfall shortfall = this.ack.judge(this.link.awaitReplicas(keysOf(encoded)[0], this.ack));
+			if (shortfall != null) {
+				throw shortfall.unreplicated(operation, encoded);
+			}
+		}
 	}
 
 	/**
@@ -322,7 +346,9 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			this.metrics.retried();
 		}
 		this.batcher.awaitDonesAsked();
-		return unconfirmedIfUnanswered(encoded, () -> this.failures.addRateLimited(encoded));
+		Duration delay = unconfirmedIfUnanswered(encoded, () -> this.failures.addRateLimited(encoded));
+		awaitReplicas("addRateLimited", encoded);
+		return delay;
 	}
 
 	@Override
@@ -475,10 +501,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		}
 		this.batcher.doneLater(lease, System.nanoTime() + this.batcher.askingTime().toNanos(),
 				(accepted) -> answered(lease, accepted));
-		signalDrain();
-		if (this.shuttingDown && this.held.isEmpty()) {
-			this.renewer.stop();
-		}
+		ended();
 	}
 
 	/**
@@ -530,8 +553,17 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		if (first && this.metrics != null) {
 			this.metrics.finished(System.nanoTime() - lease.takenNanos);
 		}
-		Boolean accepted = this.batcher.done(lease, System.nanoTime() + this.batcher.askingTime().toNanos(),
-				(outcome) -> answeredLate(lease, outcome));
+		Boolean accepted;
+		try {
+			accepted = this.batcher.done(lease, System.nanoTime() + this.batcher.askingTime().toNanos(),
+					(outcome) -> answeredLate(lease, outcome));
+		}
+		catch (UnreplicatedWriteException ex) {
+			// Accepted by the master: the lease has ended there.
+			lease.outcome.complete(DoneResult.ACCEPTED);
+			ended();
+			throw ex;
+		}
 		DoneResult result;
 		if (accepted == null) {
 			result = DoneResult.NO_ANSWER;
@@ -548,11 +580,23 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			}
 			lease.outcome.complete(result);
 		}
+		ended();
+		return result;
+	}
+
+	/**
+	 * A lease left {@link #held}: a drain may end, and with the last one the renewals.
+	 */
+	private void ended() {
 		signalDrain();
 		if (this.shuttingDown && this.held.isEmpty()) {
 			this.renewer.stop();
 		}
-		return result;
+	}
+
+	@Override
+	public long unreplicatedWrites() {
+		return this.ack.unreplicated();
 	}
 
 	private void logRejected(HeldLease lease) {

@@ -101,6 +101,14 @@ final class Flight {
 		}
 	}
 
+	/**
+	 * How many replicas confirmed the part's writes, once answered; -1 if none were asked
+	 * or the wait failed.
+	 */
+	long confirmedReplicas() {
+		return (this.script != null) ? this.script.confirmedReplicas() : -1;
+	}
+
 	/** Gives up on the reply: it counts as a command timeout. */
 	void timeOut() {
 		this.timedOut = true;

@@ -37,6 +37,7 @@ import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.api.sync.RedisHashCommands;
 import io.lettuce.core.api.sync.RedisListCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
@@ -166,7 +167,9 @@ public final class RedisLink implements AutoCloseable {
 			var sync = typed.sync();
 			return new Commands(typed.async(), typed.async(),
 					() -> await(typed.async().functionLoad(ScriptLibrary.CODE, true), connection.getTimeout()),
-					typed.async(), typed.async(), sync, sync, connection.getTimeout());
+					typed.async(), typed.async(), sync, sync,
+					(key, replicas, millis) -> typed.async().waitForReplication(replicas, millis).toCompletableFuture(),
+					connection.getTimeout());
 		}, (connection) -> ((StatefulRedisConnection<String, String>) connection).async());
 	}
 
@@ -175,8 +178,24 @@ public final class RedisLink implements AutoCloseable {
 			var typed = (StatefulRedisClusterConnection<String, String>) connection;
 			var sync = typed.sync();
 			return new Commands(typed.async(), typed.async(), () -> loadOnEveryMaster(typed), typed.async(),
-					typed.async(), sync, sync, connection.getTimeout());
+					typed.async(), sync, sync, (key, replicas, millis) -> waitOnMasterOf(typed, key, replicas, millis),
+					connection.getTimeout());
 		}, (connection) -> ((StatefulRedisClusterConnection<String, String>) connection).async());
+	}
+
+	/**
+	 * Sends {@code WAIT} to the master that serves the key's slot, on the connection that
+	 * carries the writes routed to that slot (Lettuce keeps one per intent, host and
+	 * port), so that it waits for those writes.
+	 */
+	private static CompletableFuture<Long> waitOnMasterOf(StatefulRedisClusterConnection<String, String> connection,
+			String key, int replicas, long millis) {
+		RedisClusterNode master = connection.getPartitions().getMasterBySlot(SlotHash.getSlot(key));
+		if (master == null) {
+			return CompletableFuture.failedFuture(new RedisException("No master serves the slot of " + key));
+		}
+		return connection.getConnectionAsync(master.getUri().getHost(), master.getUri().getPort())
+			.thenCompose((node) -> node.async().waitForReplication(replicas, millis));
 	}
 
 	/**
@@ -264,10 +283,40 @@ public final class RedisLink implements AutoCloseable {
 	 * reply once it came.
 	 */
 	<R> Sent<R> send(Script script, ScriptOutputType type, String[] keys, String... args) {
+		return send(script, type, keys, null, args);
+	}
+
+	/**
+	 * Sends a script as {@link #send(Script, ScriptOutputType, String[], String...)} does
+	 * and, if {@code ack} is given, once its reply came, {@code WAIT} for the replicas
+	 * the ack asks: the sent script is answered when both are, and
+	 * {@link Sent#confirmedReplicas()} says how many replicas confirmed it.
+	 */
+	<R> Sent<R> send(Script script, ScriptOutputType type, String[] keys, @Nullable ReplicaAck ack, String... args) {
 		Commands current = commands();
 		RedisFuture<R> reply = firstTry(current, script, type, keys, args);
+		Supplier<CompletableFuture<Long>> replicas = (ack != null)
+				? () -> current.replicaWait().send(keys[0], ack.replicas(), ack.timeout().toMillis()) : null;
+		Duration timeout = (ack != null) ? current.timeout().plus(ack.timeout()) : current.timeout();
 		return new Sent<>(reply.toCompletableFuture(),
-				(failure) -> secondTry(current, failure, script, type, keys, args), current.timeout());
+				(failure) -> secondTry(current, failure, script, type, keys, args), timeout, replicas);
+	}
+
+	/**
+	 * Waits, uninterruptibly, until as many replicas as the ack asks confirmed every
+	 * write made so far on the connection to the key's master, or the ack's timeout
+	 * passed (Redis's {@code WAIT}).
+	 * @return how many replicas confirmed them, -1 if the wait failed or got no answer
+	 */
+	long awaitReplicas(String key, ReplicaAck ack) {
+		Commands current = commands();
+		try {
+			return await(current.replicaWait().send(key, ack.replicas(), ack.timeout().toMillis()),
+					current.timeout().plus(ack.timeout()));
+		}
+		catch (RedisException ex) {
+			return -1;
+		}
 	}
 
 	private <R> RedisFuture<R> firstTry(Commands current, Script script, ScriptOutputType type, String[] keys,
@@ -345,19 +394,50 @@ public final class RedisLink implements AutoCloseable {
 
 		private final Duration timeout;
 
-		private Sent(CompletableFuture<R> reply, @Nullable Function<RedisException, R> secondTry, Duration timeout) {
+		/** Sends the {@code WAIT} that follows the reply; {@code null} if none does. */
+		private final @Nullable Supplier<CompletableFuture<Long>> replicas;
+
+		/** The replicas that confirmed, once the {@code WAIT} was answered; -1 before. */
+		private volatile long confirmedReplicas = -1;
+
+		private Sent(CompletableFuture<R> reply, @Nullable Function<RedisException, R> secondTry, Duration timeout,
+				@Nullable Supplier<CompletableFuture<Long>> replicas) {
 			this.reply = reply;
 			this.secondTry = secondTry;
 			this.timeout = timeout;
+			this.replicas = replicas;
 		}
 
 		/**
-		 * Calls back once the reply came or the command failed, on the thread that ended
-		 * it (mostly a Lettuce event loop): the callback must neither block nor wait for
-		 * a lock held across I/O.
+		 * Calls back once the reply came or the command failed, and, for a script
+		 * followed by {@code WAIT}, once a reply that came was followed by WAIT's; on the
+		 * thread that ended it (mostly a Lettuce event loop): the callback must neither
+		 * block nor wait for a lock held across I/O.
 		 */
 		void whenAnswered(Runnable callback) {
-			this.reply.whenComplete((reply, failure) -> callback.run());
+			Supplier<CompletableFuture<Long>> wait = this.replicas;
+			if (wait == null) {
+				this.reply.whenComplete((reply, failure) -> callback.run());
+				return;
+			}
+			this.reply.whenComplete((reply, failure) -> {
+				if (failure != null) {
+					callback.run();
+					return;
+				}
+				wait.get().whenComplete((confirmed, waitFailure) -> {
+					this.confirmedReplicas = (waitFailure == null && confirmed != null) ? confirmed : -1;
+					callback.run();
+				});
+			});
+		}
+
+		/**
+		 * How many replicas confirmed the script's writes, once {@link #whenAnswered
+		 * answered}: -1 if the wait failed or none was sent.
+		 */
+		long confirmedReplicas() {
+			return this.confirmedReplicas;
 		}
 
 		/** How long the reply may take: the connection's command timeout. */
@@ -405,7 +485,7 @@ public final class RedisLink implements AutoCloseable {
 			Function<RedisException, R> mend = Objects.requireNonNull(this.secondTry, "a second try's second try");
 			RedisException failure = Objects.requireNonNull(failure(), "a first try that did not fail");
 			return new Sent<>(CompletableFuture.supplyAsync(() -> mend.apply(failure), executor), null,
-					this.timeout.multipliedBy(3));
+					this.timeout.multipliedBy(3), this.replicas);
 		}
 
 		/**
@@ -544,7 +624,16 @@ public final class RedisLink implements AutoCloseable {
 	private record Commands(RedisScriptingAsyncCommands<String, String> scripting,
 			RedisFunctionAsyncCommands<String, String> functions, Runnable libraryLoader,
 			RedisHashAsyncCommands<String, String> asyncHashes, RedisListAsyncCommands<String, String> asyncLists,
-			RedisHashCommands<String, String> hashes, RedisListCommands<String, String> lists, Duration timeout) {
+			RedisHashCommands<String, String> hashes, RedisListCommands<String, String> lists, ReplicaWait replicaWait,
+			Duration timeout) {
+	}
+
+	/** Redis's {@code WAIT}, sent where the writes to the key went. */
+	@FunctionalInterface
+	private interface ReplicaWait {
+
+		CompletableFuture<Long> send(String key, int replicas, long timeoutMillis);
+
 	}
 
 }

@@ -41,6 +41,8 @@ public final class RedisQueueMetrics {
 
 	private final CounterMetric stalls;
 
+	private final CounterMetric unreplicatedWrites;
+
 	private final Map<LateOutcome, CounterMetric> unansweredDones = new EnumMap<>(LateOutcome.class);
 
 	private final Map<SharedFigure, SettableGaugeMetric> shared = new EnumMap<>(SharedFigure.class);
@@ -69,6 +71,7 @@ public final class RedisQueueMetrics {
 		this.unfinishedWork = provider.newUnfinishedWorkSecondsMetric(name);
 		this.longestRunning = provider.newLongestRunningProcessorSecondsMetric(name);
 		this.stalls = provider.newStallsMetric(name);
+		this.unreplicatedWrites = provider.newUnreplicatedWritesMetric(name);
 		for (LateOutcome outcome : LateOutcome.values()) {
 			this.unansweredDones.put(outcome, provider.newUnansweredDonesMetric(name, outcome));
 		}
@@ -92,6 +95,10 @@ public final class RedisQueueMetrics {
 
 	void retried() {
 		this.retries.inc();
+	}
+
+	CounterMetric unreplicatedWrites() {
+		return this.unreplicatedWrites;
 	}
 
 	void stalled() {

@@ -3,6 +3,8 @@ package io.github.workqueue.redis.internal;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One shard's part of a batch: one run of batch.lua, whose call this class lays out on
  * the Java side, both ways ({@link #args} and {@link #complete}; the script's header
@@ -58,14 +60,19 @@ record ShardBatch(int shard, List<BatchRequest.Add> adds, List<BatchRequest.Done
 	 * {@link #args}, then per lease granted its item, token, deadline, microseconds
 	 * queued and priority.
 	 * @param sentNanos when the part was sent, which the leases' liveness counts from
+	 * @param shortOf how far the replicas fell short of confirming the part's writes, or
+	 * {@code null}: then each add, and each accepted done, fails with its exception
 	 */
-	Answer complete(List<Object> reply, long sentNanos) {
+	Answer complete(List<Object> reply, long sentNanos, ReplicaAck.@Nullable Shortfall shortOf) {
 		int index = 1;
 		for (BatchRequest.Add add : this.adds) {
-			add.complete((Long) reply.get(index++) == 1, null);
+			boolean made = (Long) reply.get(index++) == 1;
+			add.complete(made, (shortOf != null) ? shortOf.unreplicated("add", add.encoded) : null);
 		}
 		for (BatchRequest.Done done : this.dones) {
-			done.complete((Long) reply.get(index++) == 1);
+			boolean accepted = (Long) reply.get(index++) == 1;
+			done.complete(accepted,
+					(shortOf != null && accepted) ? shortOf.unreplicated("done", done.lease.encoded) : null);
 		}
 		List<Batcher.Grant> grants = new ArrayList<>(Math.max(0, (reply.size() - index) / 5));
 		for (; index + 4 < reply.size(); index += 5) {

@@ -28,7 +28,9 @@ import static org.awaitility.Awaitility.await;
  * requests for different keys would). Two masters are killed with SIGKILL in turn; while
  * a replica takes over, the items of the other shards keep being added and processed (the
  * longest pause between their dones stays short), and the failed shard's items resume
- * once its replica serves.
+ * once its replica serves. Then the producers stop, the workers finish what is queued,
+ * and the ledger ({@link Ledger}) is read: fencing tokens never repeat, nothing is
+ * parked, and what the failovers lost (writes not yet replicated) is reported.
  */
 class ClusterFailoverTest {
 
@@ -103,6 +105,14 @@ class ClusterFailoverTest {
 						.isLessThan(LONGEST_PAUSE_OF_THE_OTHER_SHARDS);
 					cluster.awaitPromoted(failed, Duration.ofSeconds(30));
 				}
+				traffic.stopProducing();
+				await().atMost(Duration.ofSeconds(30))
+					.pollInterval(Duration.ofMillis(100))
+					.until(() -> queues.get(0).len() == 0 && queues.get(0).inFlight().isEmpty());
+				Ledger ledger = Ledger.of(traffic);
+				System.out.println("Cluster, two masters killed (no replicas-ack): " + ledger);
+				assertThat(ledger.tokenRepeats()).as("items whose fencing tokens repeated").isEmpty();
+				assertThat(queues.get(0).stats().parked()).as("items parked").isZero();
 				for (RedisQueue<String> queue : queues) {
 					assertThat(queue.stalledFor()).isEmpty();
 				}

@@ -62,7 +62,9 @@ public final class ClusterWithReplicas implements AutoCloseable {
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> this.masters.stream()
 				.allMatch(
-						(node) -> run(node, (redis) -> redis.sync().info("replication")).contains("connected_slaves:1")
+						// A replica counts once in sync: before, it has nothing to take
+						// over.
+						(node) -> run(node, (redis) -> redis.sync().info("replication")).contains("state=online")
 								&& run(node, (redis) -> redis.sync().clusterInfo()).contains("cluster_state:ok")));
 	}
 
@@ -81,6 +83,20 @@ public final class ClusterWithReplicas implements AutoCloseable {
 
 	public RedisProcess master(int i) {
 		return this.masters.get(i);
+	}
+
+	/** The replica of master i. */
+	public RedisProcess replica(int i) {
+		return this.replicas.get(i);
+	}
+
+	/** Which master serves a slot while none failed over: its index. */
+	public static int masterOf(int slot) {
+		int master = 0;
+		while (slot >= (master + 1) * 16384 / 3) {
+			master++;
+		}
+		return master;
 	}
 
 	/** Waits until master i's replica has taken over its slots. */

@@ -129,6 +129,35 @@ public final class RedisProcess implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Stops the process with SIGSTOP, as a frozen VM would: its connections stay open and
+	 * nothing it is sent is answered until {@link #resume()}.
+	 */
+	public void suspend() {
+		signal("STOP");
+	}
+
+	/** Lets a suspended process run again (SIGCONT). */
+	public void resume() {
+		signal("CONT");
+	}
+
+	private void signal(String signal) {
+		try {
+			Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(this.process.pid())).start();
+			if (kill.waitFor() != 0) {
+				throw new IllegalStateException("kill -" + signal + " " + this.process.pid() + " failed");
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
 	public boolean isAlive() {
 		return this.process != null && this.process.isAlive();
 	}

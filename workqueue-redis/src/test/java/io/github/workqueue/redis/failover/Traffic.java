@@ -35,6 +35,8 @@ public final class Traffic implements AutoCloseable {
 
 	private volatile boolean stopped;
 
+	private volatile boolean producing = true;
+
 	/**
 	 * Starts the work, one producer per instance.
 	 * @param queues one queue object per instance
@@ -77,7 +79,7 @@ public final class Traffic implements AutoCloseable {
 
 	private void produce(Instance instance, Duration addEvery, LongFunction<String> names) {
 		long n = 0;
-		while (!this.stopped) {
+		while (!this.stopped && this.producing) {
 			String item = names.apply(n++);
 			try {
 				instance.queue.add(item);
@@ -100,6 +102,7 @@ public final class Traffic implements AutoCloseable {
 				long taken = System.nanoTime();
 				instance.gets.add(taken);
 				Lease lease = instance.queue.lease(item.get()).orElseThrow();
+				instance.grants.add(new Grant(item.get(), lease.token(), taken));
 				pause(Duration.ofMillis(ThreadLocalRandom.current().nextInt(5, 16)));
 				DoneResult result = instance.queue.done(lease);
 				if (result == DoneResult.ACCEPTED) {
@@ -146,6 +149,11 @@ public final class Traffic implements AutoCloseable {
 			.toList();
 	}
 
+	/** Stops the producers; the workers go on. */
+	public void stopProducing() {
+		this.producing = false;
+	}
+
 	/** Stops the producers and workers, and waits for them (30 s each at most). */
 	@Override
 	public void close() {
@@ -179,6 +187,10 @@ public final class Traffic implements AutoCloseable {
 	public record Done(String item, long nanos) {
 	}
 
+	/** A lease a worker got: the item, its fencing token, and when get returned. */
+	public record Grant(String item, long token, long nanos) {
+	}
+
 	/** One instance's records. */
 	public static final class Instance {
 
@@ -191,6 +203,8 @@ public final class Traffic implements AutoCloseable {
 		final ConcurrentLinkedQueue<Long> gets = new ConcurrentLinkedQueue<>();
 
 		final ConcurrentLinkedQueue<Done> dones = new ConcurrentLinkedQueue<>();
+
+		final ConcurrentLinkedQueue<Grant> grants = new ConcurrentLinkedQueue<>();
 
 		final AtomicLong failedAdds = new AtomicLong();
 
@@ -231,6 +245,11 @@ public final class Traffic implements AutoCloseable {
 		/** The accepted dones, in the order they returned on each thread. */
 		public List<Done> dones() {
 			return List.copyOf(this.dones);
+		}
+
+		/** The leases the workers got, in the order get returned on each thread. */
+		public List<Grant> grants() {
+			return List.copyOf(this.grants);
 		}
 
 		public long failedAdds() {

@@ -78,6 +78,8 @@ public final class LettuceRedisBackend implements RedisBackend, DisposableBean {
 			.maxRedeliveries(settings.redis().maxRedeliveries())
 			.shards(settings.redis().shards())
 			.prefetch(settings.redis().prefetch())
+			.replicasAck(settings.redis().replicasAck())
+			.replicasAckTimeout(settings.redis().replicasAckTimeout())
 			.rateLimiter(rateLimiter)
 			.metricsProvider(metricsProvider)
 			.defaultPriority(settings.defaultPriority())

@@ -188,7 +188,21 @@ public final class QueueSettingsResolver {
 					"Set how many items an instance may lease ahead of its waiting workers; 0 keeps the "
 							+ "queue's order exact across instances.");
 		}
-		return new RedisSettings(lease, maxRedeliveries, prefix, shards, prefetch);
+		int replicasAck = pick(own.getReplicasAck(), defaults.getReplicasAck(), 0);
+		if (replicasAck < 0) {
+			throw invalid(own.getReplicasAck(), path, DEFAULTS_PATH, ".replicas-ack", replicasAck,
+					"must not be negative",
+					"Set how many replicas must confirm each add and done before it returns; 0 waits for none.");
+		}
+		Duration replicasAckTimeout = pick(own.getReplicasAckTimeout(), defaults.getReplicasAckTimeout(),
+				RedisQueueBuilder.DEFAULT_REPLICAS_ACK_TIMEOUT);
+		if (replicasAckTimeout.toMillis() < 1 || replicasAckTimeout.compareTo(Duration.ofMinutes(1)) > 0) {
+			throw invalid(own.getReplicasAckTimeout(), path, DEFAULTS_PATH, ".replicas-ack-timeout", replicasAckTimeout,
+					"must be from 1ms to 1m",
+					"Set how long an add or done waits for its replicas, for example 1s; keep it well under "
+							+ "spring.data.redis.timeout.");
+		}
+		return new RedisSettings(lease, maxRedeliveries, prefix, shards, prefetch, replicasAck, replicasAckTimeout);
 	}
 
 	private RateLimiterSpec resolveLimiter(RateLimiterProperties own, String path, boolean inheritsType) {

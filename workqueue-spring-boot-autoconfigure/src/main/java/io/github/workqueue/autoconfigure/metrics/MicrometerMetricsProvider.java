@@ -192,6 +192,14 @@ public class MicrometerMetricsProvider implements MetricsProvider {
 	}
 
 	@Override
+	public CounterMetric newUnreplicatedWritesMetric(String name) {
+		return counter("workqueue.unreplicated.writes",
+				"Writes of a Redis queue on this instance that the master applied but fewer replicas than its "
+						+ "replicas-ack setting confirmed in time",
+				Tags.of("name", name));
+	}
+
+	@Override
 	public CounterMetric newDroppedMetric(String name, DropReason reason) {
 		return counter("workqueue.dropped", "Total number of items the workqueue dropped, by reason",
 				Tags.of("name", name, "reason", reason.tagValue()));

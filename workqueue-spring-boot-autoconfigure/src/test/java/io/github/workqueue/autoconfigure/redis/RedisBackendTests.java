@@ -146,6 +146,10 @@ class RedisBackendTests {
 			workqueue.queues.QUEUE.shards          | 2000   | must be from 1 to 1024
 			workqueue.defaults.prefetch            | -1     | must be from 0 to 256
 			workqueue.queues.QUEUE.prefetch        | 257    | must be from 0 to 256
+			workqueue.defaults.replicas-ack        | -1     | must not be negative
+			workqueue.queues.QUEUE.replicas-ack    | -1     | must not be negative
+			workqueue.defaults.replicas-ack-timeout | 0s    | must be from 1ms to 1m
+			workqueue.queues.QUEUE.replicas-ack-timeout | 2m | must be from 1ms to 1m
 			""")
 	void anInvalidRedisSettingShouldFailStartupNamingTheProperty(String property, String value, String problem) {
 		String path = property.replace("QUEUE", this.queue);

@@ -1,0 +1,94 @@
+package io.github.workqueue.redis.failover;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What {@link Traffic}'s records say about the queue's guarantees through faults, for
+ * traffic whose producers add each item once (every item a new one): each acknowledged
+ * add, each accepted done and each lease a worker got, checked against each other.
+ *
+ * <ul>
+ * <li>{@link #lostAdds()}: items whose add returned but that no worker ever got (an item
+ * whose done failed was not lost: its add took effect);
+ * <li>{@link #lostDones()}: items handed out again after a done of theirs returned
+ * {@code ACCEPTED} (Redis forgot the done);
+ * <li>{@link #twiceAccepted()}: items with more than one accepted done (two holders both
+ * told their lease was live, or a lost done);
+ * <li>{@link #tokenRepeats()}: items whose leases' fencing tokens did not strictly rise
+ * in the order the leases were handed out.
+ * </ul>
+ *
+ * @param acknowledgedAdds adds that returned
+ * @param acceptedDones dones that returned {@code ACCEPTED}
+ * @param lostAdds as above
+ * @param lostDones as above
+ * @param twiceAccepted as above
+ * @param tokenRepeats as above
+ */
+public record Ledger(int acknowledgedAdds, int acceptedDones, List<String> lostAdds, List<String> lostDones,
+		List<String> twiceAccepted, List<String> tokenRepeats) {
+
+	/** Reads the records of every instance of the traffic. */
+	public static Ledger of(Traffic traffic) {
+		Set<String> added = new HashSet<>();
+		Map<String, List<Traffic.Done>> dones = new HashMap<>();
+		List<Traffic.Grant> grants = new ArrayList<>();
+		for (Traffic.Instance instance : traffic.instances()) {
+			instance.adds().forEach((add) -> added.add(add.item()));
+			instance.dones()
+				.forEach((done) -> dones.computeIfAbsent(done.item(), (item) -> new ArrayList<>()).add(done));
+			grants.addAll(instance.grants());
+		}
+		Set<String> delivered = new HashSet<>();
+		grants.forEach((grant) -> delivered.add(grant.item()));
+		List<String> lostAdds = added.stream().filter((item) -> !delivered.contains(item)).sorted().toList();
+		List<String> twiceAccepted = dones.entrySet()
+			.stream()
+			.filter((entry) -> entry.getValue().size() > 1)
+			.map(Map.Entry::getKey)
+			.sorted()
+			.toList();
+		Map<String, Long> firstDone = new HashMap<>();
+		dones.forEach(
+				(item, list) -> firstDone.put(item, list.stream().mapToLong(Traffic.Done::nanos).min().orElseThrow()));
+		List<String> lostDones = grants.stream()
+			.filter((grant) -> firstDone.containsKey(grant.item()) && grant.nanos() - firstDone.get(grant.item()) > 0)
+			.map(Traffic.Grant::item)
+			.distinct()
+			.sorted()
+			.toList();
+		Map<String, List<Traffic.Grant>> byItem = new HashMap<>();
+		grants.forEach((grant) -> byItem.computeIfAbsent(grant.item(), (item) -> new ArrayList<>()).add(grant));
+		List<String> tokenRepeats = new ArrayList<>();
+		byItem.forEach((item, list) -> {
+			list.sort(Comparator.comparingLong(Traffic.Grant::nanos));
+			for (int i = 1; i < list.size(); i++) {
+				if (list.get(i).token() <= list.get(i - 1).token()) {
+					tokenRepeats.add(item);
+					return;
+				}
+			}
+		});
+		int accepted = dones.values().stream().mapToInt(List::size).sum();
+		return new Ledger(added.size(), accepted, lostAdds, lostDones, twiceAccepted, tokenRepeats);
+	}
+
+	/** Whether every added item was delivered to some worker. */
+	public boolean allFinished() {
+		return this.lostAdds.isEmpty();
+	}
+
+	@Override
+	public String toString() {
+		return this.acknowledgedAdds + " acknowledged adds, " + this.acceptedDones + " accepted dones; lost adds "
+				+ this.lostAdds.size() + ", lost dones " + this.lostDones.size() + ", accepted twice "
+				+ this.twiceAccepted.size() + ", token repeats " + this.tokenRepeats.size();
+	}
+
+}
