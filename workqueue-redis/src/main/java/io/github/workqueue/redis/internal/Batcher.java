@@ -436,8 +436,10 @@ final class Batcher {
 	 * @return the grant, or {@code null} if none came within the timeout (but not before
 	 * one batch asked Redis for it, or {@link RedisLink#requestBound()} passed) or the
 	 * queue is shutting down
-	 * @throws InterruptedException if interrupted before a grant came; one that came
-	 * meanwhile is returned, with the interrupt status set
+	 * @throws InterruptedException if interrupted while waiting: an interrupted take
+	 * takes nothing, and a grant that came as the interrupt did goes to another waiting
+	 * thread, to the buffer, or back to the queue's head (not counted as a redelivery),
+	 * as if it had never come (a worker container's pause must not start an item)
 	 */
 	@Nullable Grant take(long timeoutNanos) throws InterruptedException {
 		Taker taker = new Taker();
@@ -496,13 +498,23 @@ final class Batcher {
 		}
 		catch (InterruptedException ex) {
 			taker.cancel();
-			if (taker.grant == null) {
-				throw ex;
-			}
-			Thread.currentThread().interrupt();
+			handBack(taker.grant);
+			throw ex;
 		}
 		taker.cancel();
+		if (Thread.interrupted()) {
+			// Interrupted as the grant came, which woke this thread first.
+			handBack(taker.grant);
+			throw new InterruptedException();
+		}
 		return taker.grant;
+	}
+
+	/** A grant its taker did not take goes to another taker, the buffer, or Redis. */
+	private void handBack(@Nullable Grant grant) {
+		if (grant != null) {
+			giveBack(serve(List.of(grant)));
+		}
 	}
 
 	/**
