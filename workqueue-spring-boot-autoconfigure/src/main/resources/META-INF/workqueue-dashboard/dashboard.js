@@ -8,6 +8,9 @@
 	const endpoint = body.dataset.endpoint;
 	const refreshMillis = Number(body.dataset.refreshMillis) || 2000;
 	const historyMillis = Number(body.dataset.historyMillis) || 600000;
+	// Without write access to the endpoint, the page offers no action that would be
+	// refused.
+	const writes = body.dataset.writes !== 'false';
 	const main = document.getElementById('queues');
 	const message = document.getElementById('message');
 	const updated = document.getElementById('updated');
@@ -18,6 +21,9 @@
 	let since = 0;
 	let timer = null;
 	let readFailed = false;
+	// When the page last read the endpoint: figures older than this are stale.
+	let lastRead = null;
+	const FETCH_TIMEOUT_MILLIS = 5000;
 
 	const RATES = [
 		{ key: 'addsPerSecond', label: 'adds/s', color: '#2563eb' },
@@ -62,6 +68,12 @@
 		if (value === null || value === undefined) {
 			return '–';
 		}
+		if (value < 0) {
+			return '−' + seconds(-value);
+		}
+		if (value === 0) {
+			return '0 s';
+		}
 		if (value < 1e-6) {
 			return (value * 1e9).toFixed(0) + ' ns';
 		}
@@ -76,6 +88,23 @@
 
 	function perSecond(value) {
 		return (value === null || value === undefined) ? '–' : (value < 10 ? value.toFixed(1) : value.toFixed(0)) + '/s';
+	}
+
+	function clock(millis) {
+		return new Date(millis).toLocaleTimeString();
+	}
+
+	// A fetch that gives up after FETCH_TIMEOUT_MILLIS, so that a stuck application never
+	// freezes the page.
+	function timedFetch(url, options) {
+		const controller = new AbortController();
+		const timeout = setTimeout(() => controller.abort(), FETCH_TIMEOUT_MILLIS);
+		return fetch(url, { ...options, signal: controller.signal })
+			.catch((error) => {
+				throw (error.name === 'AbortError')
+					? new Error('no answer within ' + FETCH_TIMEOUT_MILLIS / 1000 + ' s') : error;
+			})
+			.finally(() => clearTimeout(timeout));
 	}
 
 	function count(value) {
@@ -117,7 +146,7 @@
 		}
 		let response;
 		try {
-			response = await fetch(endpoint + '/' + encodeURIComponent(queue),
+			response = await timedFetch(endpoint + '/' + encodeURIComponent(queue),
 				{ method: 'POST', headers, body: JSON.stringify(payload), credentials: 'same-origin' });
 		}
 		catch (error) {
@@ -157,10 +186,16 @@
 	}
 
 	function card(name) {
-		const pause = element('button', { type: 'button', 'data-action': 'pause' }, 'Pause');
-		const resume = element('button', { type: 'button', 'data-action': 'resume', hidden: '' }, 'Resume');
-		pause.addEventListener('click', () => write(name, { action: 'pause' }, 'Paused the workers of ' + name + '.'));
-		resume.addEventListener('click', () => write(name, { action: 'resume' }, 'Resumed the workers of ' + name + '.'));
+		// Pause and resume act on this instance's workers only; other instances of a Redis
+		// queue go on taking its items.
+		const pause = element('button', { type: 'button', 'data-action': 'pause',
+			title: 'Pause the workers of this instance (other instances go on)' }, 'Pause here');
+		const resume = element('button', { type: 'button', 'data-action': 'resume', hidden: '',
+			title: 'Resume the workers of this instance' }, 'Resume here');
+		pause.addEventListener('click', () => write(name, { action: 'pause' },
+			'Paused the workers of ' + name + ' on this instance.'));
+		resume.addEventListener('click', () => write(name, { action: 'resume' },
+			'Resumed the workers of ' + name + ' on this instance.'));
 		const queueWide = element('dl');
 		['Depth', 'Waiting', 'In flight', 'Parked', 'Redelivered'].forEach((label, i) => figure(queueWide, label,
 			['depth', 'waiting', 'inFlight', 'parked', 'redeliveries'][i]));
@@ -170,6 +205,7 @@
 		const section = element('section', { class: 'queue', 'data-queue': name },
 			element('header', {}, element('h2', {}, name), element('span', { class: 'badge', 'data-field': 'backend' }),
 				element('span', { class: 'badge', 'data-field': 'state' }),
+				element('span', { class: 'stale-note', 'data-field': 'stale' }),
 				element('div', { class: 'actions' }, pause, resume)),
 			element('div', { class: 'figures' },
 				element('div', { class: 'group' }, element('h3', { 'data-field': 'wide-title' }, 'Queue'), queueWide),
@@ -219,16 +255,27 @@
 		}
 	}
 
+	// Greys a card's figures and disables its actions while they cannot be trusted.
+	function markStale(section, why) {
+		section.classList.toggle('stale', why !== null);
+		set(section, 'stale', why || '');
+		section.querySelectorAll('button').forEach((button) => {
+			button.disabled = why !== null;
+		});
+	}
+
 	function update(name, entry, queue) {
 		const section = entry.section;
 		const shared = queue.shared;
 		const workers = queue.workers;
 		set(section, 'backend', shared ? 'redis' + (shared.shards > 1 ? ' · ' + shared.shards + ' shards' : '') : 'memory');
-		const state = queue.shuttingDown ? 'shutting down' : (workers && workers.paused ? 'paused' : 'running');
-		set(section, 'state', workers || queue.shuttingDown ? state : 'no workers');
-		section.querySelector('[data-field="state"]').dataset.state = state;
-		entry.pause.hidden = !workers || workers.paused;
-		entry.resume.hidden = !workers || !workers.paused;
+		const unreachable = shared && shared.unreachable;
+		const state = unreachable ? 'Redis unreachable' : queue.shuttingDown ? 'shutting down'
+			: (workers && workers.paused ? 'paused here' : 'running');
+		set(section, 'state', workers || queue.shuttingDown || unreachable ? state : 'no workers');
+		section.querySelector('[data-field="state"]').dataset.state = unreachable ? 'unreachable' : state;
+		entry.pause.hidden = !writes || !workers || workers.paused;
+		entry.resume.hidden = !writes || !workers || !workers.paused;
 		set(section, 'wide-title', shared ? 'Queue-wide (Redis)' : 'Queue');
 		set(section, 'here-title', shared ? 'This instance (' + shared.instance + ')' : 'This instance');
 		set(section, 'depth', count(queue.depth));
@@ -250,6 +297,8 @@
 		draw(section.querySelector('[data-chart="latency"]'), history.get(name), LATENCIES, true);
 		leases(name, entry, queue);
 		parked(name, entry, shared);
+		markStale(section, unreachable ? unreachable + ': queue-wide figures stale since '
+			+ clock(shared.unreachableSinceMillis) : null);
 	}
 
 	function remember(name, samples) {
@@ -333,10 +382,17 @@
 		const shared = queue.shared;
 		if (!shared) {
 			const workers = queue.workers;
+			const items = workers ? workers.items || [] : [];
 			summary.textContent = 'In flight (' + (workers ? workers.processing : 0) + ')';
-			target.replaceChildren(element('p', { class: 'empty' }, workers && workers.processing > 0
-				? workers.processing + ' being processed here, the oldest for ' + seconds(workers.longestRunningSeconds) + '.'
-				: 'Nothing is being processed.'));
+			const key = JSON.stringify(items.map((item) => [item.item, Math.round(item.ageSeconds)]));
+			if (key === entry.lastLeases) {
+				return;
+			}
+			entry.lastLeases = key;
+			target.replaceChildren(items.length === 0 ? element('p', { class: 'empty' }, 'Nothing is being processed.')
+				: table(['Item', 'Processing for'], items.map((item) =>
+					element('tr', { 'data-item': item.item }, element('td', { class: 'item' }, item.item),
+						element('td', { class: 'num' }, seconds(item.ageSeconds))))));
 			return;
 		}
 		const sorted = [...shared.leases].sort((a, b) => b.leaseAgeSeconds - a.leaseAgeSeconds);
@@ -350,11 +406,14 @@
 			target.replaceChildren(element('p', { class: 'empty' }, 'No item is under a lease.'));
 			return;
 		}
-		target.replaceChildren(table(['Item', 'Holder', 'Lease age', 'Expires in'], sorted.map((lease) =>
-			element('tr', { 'data-item': lease.item }, element('td', { class: 'item' }, lease.item),
+		target.replaceChildren(table(['Item', 'Holder', 'Lease age', 'Expires'], sorted.map((lease) =>
+			element('tr', { 'data-item': lease.item, class: lease.expiresInSeconds < 0 ? 'expired' : '' },
+				element('td', { class: 'item' }, lease.item),
 				element('td', {}, lease.holder + (lease.holder === shared.instance ? ' (this instance)' : '')),
 				element('td', { class: 'num' }, seconds(lease.leaseAgeSeconds)),
-				element('td', { class: 'num' }, seconds(lease.expiresInSeconds))))));
+				element('td', { class: 'num' }, lease.expiresInSeconds < 0
+					? 'expired ' + seconds(-lease.expiresInSeconds) + ' ago, awaiting redelivery (holder not renewing)'
+					: 'in ' + seconds(lease.expiresInSeconds))))));
 	}
 
 	function parked(name, entry, shared) {
@@ -377,6 +436,11 @@
 			target.replaceChildren(element('p', { class: 'empty' }, 'No parked item.'));
 			return;
 		}
+		if (!writes) {
+			target.replaceChildren(table(['Item', 'Reason'], items.map(([item, reason]) =>
+				element('tr', { 'data-item': item }, element('td', { class: 'item' }, item), element('td', {}, reason)))));
+			return;
+		}
 		target.replaceChildren(table(['Item', 'Reason', ''], items.map(([item, reason]) => {
 			const requeue = element('button', { type: 'button', 'data-action': 'requeue-parked' }, 'Requeue');
 			const drop = element('button', { type: 'button', class: 'danger', 'data-action': 'drop-parked' }, 'Drop');
@@ -392,18 +456,29 @@
 		})));
 	}
 
+	// Every card's figures are as of the last read that answered.
+	function staleAll() {
+		const why = lastRead === null ? 'not read yet' : 'stale since ' + clock(lastRead);
+		for (const entry of cards.values()) {
+			markStale(entry.section, why);
+		}
+		updated.textContent = why;
+	}
+
 	async function refresh() {
 		clearTimeout(timer);
 		try {
-			const response = await fetch(endpoint + '?since=' + since,
+			const response = await timedFetch(endpoint + '?since=' + since,
 				{ headers: { Accept: 'application/json' }, credentials: 'same-origin' });
 			if (!response.ok) {
 				show(readError(response.status), 'error');
 				readFailed = true;
+				staleAll();
 			}
 			else {
 				render((await response.json()).queues);
-				updated.textContent = 'updated ' + new Date().toLocaleTimeString();
+				lastRead = Date.now();
+				updated.textContent = 'updated ' + clock(lastRead);
 				if (readFailed) {
 					message.hidden = true;
 					readFailed = false;
@@ -413,11 +488,14 @@
 		catch (error) {
 			show('Could not reach the application: ' + error.message, 'error');
 			readFailed = true;
+			staleAll();
 		}
 		if (live.checked) {
 			timer = setTimeout(refresh, refreshMillis);
 		}
 	}
+
+	document.getElementById('read-only').hidden = writes;
 
 	live.addEventListener('change', () => {
 		if (live.checked) {

@@ -14,12 +14,14 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Stream;
 
+import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import redis.embedded.RedisServer;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -39,9 +41,11 @@ import static org.awaitility.Awaitility.await;
 /**
  * The dashboard in a real browser (headless Chromium), on the sample as users run it: the
  * page loads without a console error and shows the sample's queues, its charts move while
- * items flow, pause and resume work, a parked item on Redis is requeued and dropped, and
- * a write is refused where the endpoint's writes are not allowed. Skipped, saying so,
- * where the machine has no Chromium.
+ * items flow, pause and resume work, a parked item on Redis is requeued and dropped, a
+ * lease whose holder stopped renewing says how long ago it expired, a Redis outage shows
+ * stale figures with the actions disabled (the endpoint and health answering within their
+ * bounds) and clears when Redis is back, and read-only access shows no write button.
+ * Skipped, saying so, where the machine has no Chromium.
  */
 class DashboardBrowserTests {
 
@@ -120,7 +124,7 @@ class DashboardBrowserTests {
 		await().ignoreExceptions().atMost(Duration.ofSeconds(10)).until(deployments::isPaused);
 		await().ignoreExceptions()
 			.atMost(Duration.ofSeconds(10))
-			.until(() -> browser.text("[data-queue=deployments] [data-field=state]").equals("paused"));
+			.until(() -> browser.text("[data-queue=deployments] [data-field=state]").equals("paused here"));
 		browser.find("[data-queue=deployments] [data-action=resume]").click();
 		await().ignoreExceptions().atMost(Duration.ofSeconds(10)).until(() -> !deployments.isPaused());
 		await().ignoreExceptions()
@@ -202,18 +206,110 @@ class DashboardBrowserTests {
 	}
 
 	@Test
-	void aWriteShouldBeRefusedWhereTheEndpointsWritesAreNotAllowed() throws Exception {
+	void theLeaseOfAnInstanceThatStoppedRenewingShouldSayHowLongAgoItExpired() throws Exception {
+		String prefix = "dashboard-" + UUID.randomUUID().toString().substring(0, 8);
+		ConfigurableApplicationContext sample = start("--spring.profiles.active=redis",
+				"--spring.data.redis.url=" + TestRedis.uri(), "--workqueue.defaults.key-prefix=" + prefix);
+		QueueWorkerContainer deployments = sample.getBean(QueueWorkerRegistry.class).getContainer("deployments");
+		// Paused, the sample takes nothing, and so does not redeliver the expired item.
+		deployments.pause();
+		await().atMost(Duration.ofSeconds(10)).until(() -> deployments.inFlight() == 0);
+		RedisClient client = RedisClient.create(TestRedis.uri());
+		try {
+			RedisQueueConnection connection = RedisQueueConnection.of(client);
+			RedisQueue<String> other = RedisQueue.builder(connection, "deployments")
+				.prefix(prefix)
+				.fairness(new TenantFairness())
+				.holder("stopped-instance")
+				.leaseDuration(Duration.ofSeconds(1))
+				.build(ItemCodec.strings());
+			other.add("acme.abandoned");
+			assertThat(other.get(Duration.ofSeconds(5))).contains("acme.abandoned");
+			// No more renewals and no give-back, as from a killed instance.
+			connection.close();
+			browser.open(url(sample, PAGE));
+			String row = "[data-queue=deployments] [data-field=lease-list] tr[data-item='acme.abandoned']";
+			await().ignoreExceptions()
+				.atMost(Duration.ofSeconds(15))
+				.until(() -> browser.text(row).contains("awaiting redelivery"));
+			assertThat(browser.text(row)).contains("stopped-instance")
+				.containsPattern("expired [0-9.]+ (s|ms) ago")
+				.doesNotContainPattern("[0-9] ns")
+				.doesNotContain("−");
+			browser.screenshot(Path.of("target", "dashboard-expired-lease.png"));
+			assertThat(browser.consoleErrors()).as("console errors").isEmpty();
+		}
+		finally {
+			client.shutdown();
+		}
+	}
+
+	@Test
+	void aRedisOutageShouldShowStaleFiguresAnswerWithinBoundsAndRecover() throws Exception {
+		int port = TestRedis.freePort();
+		RedisServer server = TestRedis.startServer(port);
+		try {
+			ConfigurableApplicationContext sample = start("--spring.profiles.active=redis",
+					"--spring.data.redis.url=redis://127.0.0.1:" + port, "--spring.data.redis.timeout=2s");
+			browser.open(url(sample, PAGE));
+			String state = "[data-queue=deployments] [data-field=state]";
+			String pause = "[data-queue=deployments] [data-action=pause]";
+			await().ignoreExceptions()
+				.atMost(Duration.ofSeconds(15))
+				.until(() -> browser.text(state).equals("running"));
+
+			server.stop();
+			long start = System.nanoTime();
+			HttpResponse<String> queues = get(sample, "/actuator/workqueues");
+			Duration endpoint = Duration.ofNanos(System.nanoTime() - start);
+			start = System.nanoTime();
+			HttpResponse<String> health = get(sample, "/actuator/health");
+			Duration healthCheck = Duration.ofNanos(System.nanoTime() - start);
+			System.out.println("Redis stopped: the endpoint answered in " + endpoint.toMillis()
+					+ " ms, the health check in " + healthCheck.toMillis() + " ms");
+			assertThat(queues.statusCode()).isEqualTo(200);
+			assertThat(health.statusCode()).isEqualTo(503);
+			// Two seconds each at most, and some slack for a busy machine.
+			assertThat(endpoint).isLessThan(Duration.ofSeconds(4));
+			assertThat(healthCheck).isLessThan(Duration.ofSeconds(4));
+			await().ignoreExceptions()
+				.atMost(Duration.ofSeconds(15))
+				.until(() -> browser.text(state).equals("Redis unreachable"));
+			assertThat(browser.text("[data-queue=deployments] [data-field=stale]")).contains("stale since");
+			assertThat(browser.find(pause).isEnabled()).as("actions disabled while stale").isFalse();
+			browser.screenshot(Path.of("target", "dashboard-redis-unreachable.png"));
+
+			server = TestRedis.startServer(port);
+			await().ignoreExceptions()
+				.atMost(Duration.ofSeconds(30))
+				.until(() -> browser.text(state).equals("running"));
+			assertThat(browser.find(pause).isEnabled()).isTrue();
+			assertThat(browser.text("[data-queue=deployments] [data-field=stale]")).isEmpty();
+		}
+		finally {
+			server.stop();
+		}
+	}
+
+	@Test
+	void readOnlyAccessShouldShowNoWriteButtonsAndRefuseWrites() throws Exception {
 		ConfigurableApplicationContext sample = start("--management.endpoint.workqueues.access=read-only");
 		browser.open(url(sample, PAGE));
 		await().ignoreExceptions()
 			.atMost(Duration.ofSeconds(15))
-			.until(() -> browser.find("[data-queue=deployments] [data-action=pause]").isDisplayed());
-		browser.find("[data-queue=deployments] [data-action=pause]").click();
-		await().ignoreExceptions()
-			.atMost(Duration.ofSeconds(10))
-			.until(() -> browser.text("#message").contains("Refused (HTTP 405)"));
+			.until(() -> browser.text("[data-queue=deployments] [data-field=state]").equals("running"));
+		assertThat(browser.find("#read-only").isDisplayed()).isTrue();
+		assertThat(browser.findAll("[data-queue=deployments] button").stream().filter((button) -> button.isDisplayed()))
+			.as("write buttons shown")
+			.isEmpty();
+		HttpResponse<String> refused = this.http
+			.send(HttpRequest.newBuilder(URI.create(url(sample, "/actuator/workqueues/deployments")))
+				.header("Content-Type", "application/json")
+				.POST(HttpRequest.BodyPublishers.ofString("{\"action\":\"pause\"}"))
+				.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(refused.statusCode()).isEqualTo(405);
 		assertThat(sample.getBean(QueueWorkerRegistry.class).getContainer("deployments").isPaused()).isFalse();
-		assertThat(browser.text("[data-queue=deployments] [data-field=state]")).isEqualTo("running");
+		assertThat(browser.consoleErrors()).as("console errors").isEmpty();
 	}
 
 	private ConfigurableApplicationContext start(String... arguments) {
@@ -233,6 +329,12 @@ class DashboardBrowserTests {
 	private static String url(ConfigurableApplicationContext context, String path) {
 		int port = ((WebServerApplicationContext) context).getWebServer().getPort();
 		return "http://localhost:" + port + path;
+	}
+
+	private HttpResponse<String> get(ConfigurableApplicationContext context, String path) throws Exception {
+		return this.http.send(
+				HttpRequest.newBuilder(URI.create(url(context, path))).timeout(Duration.ofSeconds(60)).build(),
+				HttpResponse.BodyHandlers.ofString());
 	}
 
 	private void put(ConfigurableApplicationContext context, String path, String json) throws Exception {

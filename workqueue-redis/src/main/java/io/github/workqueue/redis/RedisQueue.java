@@ -1,6 +1,7 @@
 package io.github.workqueue.redis;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -209,6 +210,16 @@ public interface RedisQueue<T>
 	 * @return how long the thread has been stuck, or empty if it is not
 	 */
 	Optional<Duration> stalledFor();
+
+	/**
+	 * Since when this instance finds Redis unreachable: set at the first failed call of
+	 * an outage (the one logged at WARN), cleared at the first call answered after it
+	 * (logged at INFO). Reads no Redis, so that a health check or an operations view can
+	 * answer at once during an outage. Empty while Redis answers, and before a call
+	 * failed.
+	 * @return when the outage under way began, or empty
+	 */
+	Optional<Instant> unreachableSince();
 
 	/**
 	 * Counts this instance's writes (adds, delayed and rate-limited adds, accepted dones)

@@ -1,6 +1,7 @@
 package io.github.workqueue.redis;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -18,7 +19,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * An outage of Redis is logged once when it starts and once when it ends, however many
- * getters retry through it, so that a down Redis does not flood the log.
+ * getters retry through it, so that a down Redis does not flood the log; meanwhile the
+ * queue says since when it lasts, without asking Redis.
  */
 class RedisOutageLogTest {
 
@@ -40,8 +42,9 @@ class RedisOutageLogTest {
 	}
 
 	@Test
-	void anOutageShouldBeLoggedOnceWhenItStartsAndOnceWhenItEnds() throws Exception {
+	void anOutageShouldBeLoggedOnceWhenItStartsAndOnceWhenItEndsAndSayLastingSinceWhen() throws Exception {
 		int port = TestRedis.freePort();
+		Instant before = Instant.now();
 		this.client = RedisClient.create("redis://127.0.0.1:" + port);
 		RedisQueue<String> queue = RedisQueue.builder(RedisQueueConnection.of(this.client), "outage")
 			.build(ItemCodec.strings());
@@ -57,6 +60,8 @@ class RedisOutageLogTest {
 			.asString()
 			.contains("workqueue 'outage': Redis cannot be reached");
 		assertThat(this.logs.messages(Level.INFO)).isEmpty();
+		assertThat(queue.unreachableSince()).as("lasting since the first failure")
+			.hasValueSatisfying((since) -> assertThat(since).isBetween(before, Instant.now()));
 
 		this.server = TestRedis.startServer(port);
 		queue.add("after");
@@ -65,6 +70,7 @@ class RedisOutageLogTest {
 		assertThat(this.logs.messages(Level.INFO)).singleElement()
 			.asString()
 			.contains("workqueue 'outage': Redis can be reached again");
+		assertThat(queue.unreachableSince()).isEmpty();
 		assertThat(this.logs.messages(Level.WARNING)).hasSize(1);
 		queue.shutDown();
 	}

@@ -1,6 +1,7 @@
 package io.github.workqueue.spring;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The running workers of one {@link QueueWorker} method. Made and owned by the
@@ -49,6 +50,12 @@ public interface QueueWorkerContainer {
 	Duration longestRunning();
 
 	/**
+	 * Lists the items being processed now, the longest running first.
+	 * @return each item with how long it has been processing
+	 */
+	List<Processing> processing();
+
+	/**
 	 * Returns how many worker threads ended unexpectedly (anything but the container's
 	 * stop ending them) and were replaced by new threads. Each was logged at ERROR.
 	 * @return the replaced workers so far
@@ -83,6 +90,16 @@ public interface QueueWorkerContainer {
 	 * @return the counts
 	 */
 	Outcomes outcomes();
+
+	/**
+	 * An item being processed.
+	 *
+	 * @param item the item
+	 * @param age how long it has been processing
+	 */
+	record Processing(Object item, Duration age) {
+
+	}
 
 	/**
 	 * Counts of what happened to processed items.

@@ -2,6 +2,7 @@ package io.github.workqueue.redis.internal;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -592,6 +593,11 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		if (this.shuttingDown && this.held.isEmpty()) {
 			this.renewer.stop();
 		}
+	}
+
+	@Override
+	public Optional<Instant> unreachableSince() {
+		return this.outage.since();
 	}
 
 	@Override

@@ -1,13 +1,17 @@
 package io.github.workqueue.redis.internal;
 
 import java.lang.System.Logger.Level;
+import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Logs an outage of Redis once when it starts and once when it ends, however many threads
- * keep retrying meanwhile. A failure after the application closed the connection is no
- * outage and is not logged. Thread-safe.
+ * keep retrying meanwhile, and says since when it lasts. A failure after the application
+ * closed the connection is no outage and is not logged. Thread-safe.
  */
 final class OutageLog {
 
@@ -18,6 +22,9 @@ final class OutageLog {
 	private final BooleanSupplier closed;
 
 	private final AtomicBoolean down = new AtomicBoolean();
+
+	/** When the outage under way began; {@code null} while Redis answers. */
+	private volatile @Nullable Instant since;
 
 	/**
 	 * @param queue the queue's name
@@ -30,13 +37,20 @@ final class OutageLog {
 
 	void failed(RuntimeException ex) {
 		if (!this.closed.getAsBoolean() && this.down.compareAndSet(false, true)) {
+			this.since = Instant.now();
 			logger.log(Level.WARNING, "workqueue '" + this.queue + "': Redis cannot be reached (" + ex
 					+ "); retrying with backoff until it can");
 		}
 	}
 
+	/** When the outage under way began, or empty while Redis answers. */
+	Optional<Instant> since() {
+		return Optional.ofNullable(this.since);
+	}
+
 	void succeeded() {
 		if (this.down.get() && this.down.compareAndSet(true, false)) {
+			this.since = null;
 			logger.log(Level.INFO, "workqueue '" + this.queue + "': Redis can be reached again");
 		}
 	}

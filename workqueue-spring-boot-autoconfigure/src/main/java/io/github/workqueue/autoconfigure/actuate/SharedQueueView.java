@@ -1,7 +1,21 @@
 package io.github.workqueue.autoconfigure.actuate;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 
@@ -15,44 +29,114 @@ import io.github.workqueue.redis.RedisQueue;
 import io.github.workqueue.redis.RedisQueueStats;
 
 /**
- * What the endpoint and health show of a queue shared on Redis. The Redis classes are
- * optional: they are only touched (in {@link Redis}) once {@link #AVAILABLE} says they
- * are there, so an application without them never loads them.
+ * What the endpoint and health show of a queue shared on Redis, read within
+ * {@link #BOUND}: while Redis does not answer, the last figures read come back marked
+ * unreachable since the outage began, at once when the queue already knows of the outage
+ * ({@link RedisQueue#unreachableSince()}), otherwise after the bound. One read per queue
+ * is under way at a time: a read still waiting for Redis is awaited again, not repeated,
+ * so that polls through an outage do not pile up threads. Nothing is logged here: the
+ * queue logs each outage once.
+ *
+ * <p>
+ * The Redis classes are optional: they are only touched (in {@link Redis}) once
+ * {@link #AVAILABLE} says they are there, so an application without them never loads
+ * them.
+ *
+ * <p>
+ * <b>Concurrency.</b> Thread-safe: each queue's entry is updated under its monitor.
  */
 final class SharedQueueView {
+
+	/** The longest a read of Redis holds up the endpoint or the health check. */
+	static final Duration BOUND = Duration.ofSeconds(2);
 
 	private static final boolean AVAILABLE = ClassUtils.isPresent("io.github.workqueue.redis.RedisQueue",
 			SharedQueueView.class.getClassLoader());
 
-	private SharedQueueView() {
+	private static final AtomicInteger threads = new AtomicInteger();
+
+	private static final ExecutorService READS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+			new SynchronousQueue<>(), (task) -> {
+				Thread thread = new Thread(task, "workqueue-shared-read-" + threads.incrementAndGet());
+				thread.setDaemon(true);
+				return thread;
+			});
+
+	private final Map<RateLimitingQueue<?>, Entry> entries = new ConcurrentHashMap<>();
+
+	/**
+	 * Starts reading the figures of every Redis queue among these, all at once, so that
+	 * reading them one after the other ({@link #read(RateLimitingQueue, long)}) takes one
+	 * {@link #BOUND} in all, not one each.
+	 */
+	void startReads(Collection<? extends RateLimitingQueue<?>> queues) {
+		for (RateLimitingQueue<?> queue : queues) {
+			// A stalled sender would not answer either; a known outage needs no read.
+			if (isShared(queue) && Redis.stall(queue) == null && Redis.unreachableSince(queue).isEmpty()) {
+				entry(queue).start(queue);
+			}
+		}
 	}
 
 	/**
-	 * Describes a Redis queue from Redis, or returns {@code null} for an in-memory one.
-	 * @throws RuntimeException when Redis cannot be reached
+	 * Reads a Redis queue's figures, or returns {@code null} for an in-memory queue.
+	 * Never throws for Redis's sake, and returns within about {@link #BOUND}.
 	 */
-	static @Nullable SharedDescriptor describe(RateLimitingQueue<?> queue) {
-		return (AVAILABLE && Redis.is(queue)) ? Redis.describe(queue) : null;
+	@Nullable Reading read(RateLimitingQueue<?> queue) {
+		return read(queue, System.nanoTime() + BOUND.toNanos());
 	}
 
 	/**
-	 * Returns why a Redis queue is unhealthy (Redis cannot be reached), or {@code null}.
+	 * Reads a Redis queue's figures as {@link #read(RateLimitingQueue)} does, waiting for
+	 * Redis until the deadline ({@link System#nanoTime()}) at most.
 	 */
-	static @Nullable String problem(RateLimitingQueue<?> queue) {
-		if (!AVAILABLE || !Redis.is(queue)) {
+	@Nullable Reading read(RateLimitingQueue<?> queue, long deadlineNanos) {
+		if (!isShared(queue)) {
+			return null;
+		}
+		Entry entry = entry(queue);
+		Optional<Instant> down = Redis.unreachableSince(queue);
+		if (down.isPresent()) {
+			return entry.unreachable(down.get(), "Redis cannot be reached");
+		}
+		CompletableFuture<Reading> read = entry.start(queue);
+		try {
+			return entry.answered(read.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS));
+		}
+		catch (TimeoutException ex) {
+			return entry.unreachable(Instant.now(), "Redis did not answer within " + BOUND.toSeconds() + " s");
+		}
+		catch (ExecutionException ex) {
+			return entry.unreachable(Instant.now(), "Redis cannot be reached: " + ex.getCause().getMessage());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return entry.unreachable(Instant.now(), "interrupted while reading Redis");
+		}
+	}
+
+	private Entry entry(RateLimitingQueue<?> queue) {
+		return this.entries.computeIfAbsent(queue, (key) -> new Entry());
+	}
+
+	/**
+	 * Returns why a Redis queue is unhealthy (its sender stalled, or Redis cannot be
+	 * reached), or {@code null}; waiting for Redis until the deadline
+	 * ({@link System#nanoTime()}) at most.
+	 */
+	@Nullable String problem(RateLimitingQueue<?> queue, long deadlineNanos) {
+		if (!isShared(queue)) {
 			return null;
 		}
 		String stalled = Redis.stall(queue);
 		if (stalled != null) {
 			return stalled;
 		}
-		try {
-			Redis.stats(queue);
-			return null;
-		}
-		catch (RuntimeException ex) {
-			return "Redis cannot be reached: " + ex.getMessage();
-		}
+		Reading reading = read(queue, deadlineNanos);
+		return (reading != null && reading.shared().unreachable() != null)
+				? reading.shared().unreachable() + " (since "
+						+ Instant.ofEpochMilli(Objects.requireNonNull(reading.shared().unreachableSinceMillis())) + ")"
+				: null;
 	}
 
 	static boolean isShared(RateLimitingQueue<?> queue) {
@@ -67,11 +151,68 @@ final class SharedQueueView {
 		return Redis.changeParked(queue, requeue, item);
 	}
 
+	/**
+	 * A Redis queue's figures, read together.
+	 *
+	 * @param shared what Redis holds, marked when it could not be read
+	 * @param depthByPriority ready items per priority
+	 * @param depthByFairnessKey ready items per first fairness key
+	 */
+	record Reading(SharedDescriptor shared, Map<Integer, Integer> depthByPriority,
+			Map<String, Integer> depthByFairnessKey) {
+
+	}
+
+	/** One queue's last reading and the read under way. Guarded by its monitor. */
+	private static final class Entry {
+
+		private @Nullable Reading last;
+
+		private @Nullable Instant failingSince;
+
+		private @Nullable CompletableFuture<Reading> reading;
+
+		synchronized CompletableFuture<Reading> start(RateLimitingQueue<?> queue) {
+			if (this.reading == null || this.reading.isDone()) {
+				this.reading = CompletableFuture.supplyAsync(() -> Redis.read(queue), READS);
+			}
+			return this.reading;
+		}
+
+		synchronized Reading answered(Reading reading) {
+			this.last = reading;
+			this.failingSince = null;
+			return reading;
+		}
+
+		/** The last figures, or none, marked unreachable since the outage's start. */
+		synchronized Reading unreachable(Instant since, String why) {
+			if (this.failingSince == null || since.isBefore(this.failingSince)) {
+				this.failingSince = since;
+			}
+			long sinceMillis = this.failingSince.toEpochMilli();
+			Reading known = this.last;
+			if (known == null) {
+				return new Reading(new SharedDescriptor(null, 0, null, null, null, null, null, List.of(), Map.of(), why,
+						sinceMillis), Map.of(), Map.of());
+			}
+			SharedDescriptor shared = known.shared();
+			return new Reading(new SharedDescriptor(shared.instance(), shared.shards(), shared.queued(),
+					shared.waiting(), shared.inFlight(), shared.redeliveries(), shared.rejectedDones(), shared.leases(),
+					shared.parked(), why, sinceMillis), known.depthByPriority(), known.depthByFairnessKey());
+		}
+
+	}
+
 	/** The only code that names Redis classes. */
 	private static final class Redis {
 
 		static boolean is(RateLimitingQueue<?> queue) {
 			return queue instanceof RedisQueue<?>;
+		}
+
+		static Optional<Instant> unreachableSince(RateLimitingQueue<?> queue) {
+			return ((RedisQueue<?>) queue).unreachableSince();
 		}
 
 		static @Nullable String stall(RateLimitingQueue<?> queue) {
@@ -81,16 +222,14 @@ final class SharedQueueView {
 				.orElse(null);
 		}
 
-		static RedisQueueStats stats(RateLimitingQueue<?> queue) {
-			return ((RedisQueue<?>) queue).stats();
-		}
-
-		static SharedDescriptor describe(RateLimitingQueue<?> queue) {
+		static Reading read(RateLimitingQueue<?> queue) {
 			RedisQueue<?> redis = (RedisQueue<?>) queue;
 			RedisQueueStats stats = redis.stats();
 			List<LeaseDescriptor> leases = redis.inFlight().stream().map(Redis::lease).toList();
-			return new SharedDescriptor(redis.holder(), redis.shards(), stats.queued(), stats.waiting(),
-					stats.inFlight(), stats.redeliveries(), stats.rejectedDones(), leases, redis.parked());
+			SharedDescriptor shared = new SharedDescriptor(redis.holder(), redis.shards(), stats.queued(),
+					stats.waiting(), stats.inFlight(), stats.redeliveries(), stats.rejectedDones(), leases,
+					redis.parked(), null, null);
+			return new Reading(shared, redis.lenByPriority(), redis.lenByFairnessKey());
 		}
 
 		private static LeaseDescriptor lease(InFlightItem item) {

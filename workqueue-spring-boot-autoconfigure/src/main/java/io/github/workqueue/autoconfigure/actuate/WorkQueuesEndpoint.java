@@ -33,6 +33,8 @@ import io.github.workqueue.core.RateLimitingQueue;
 @Endpoint(id = "workqueues")
 public class WorkQueuesEndpoint {
 
+	private static final int MOST_PROCESSING_LISTED = 100;
+
 	private final WorkQueueRegistry queues;
 
 	private final QueueWorkerRegistry workers;
@@ -40,6 +42,8 @@ public class WorkQueuesEndpoint {
 	private final @Nullable MeterRegistry meterRegistry;
 
 	private final @Nullable RecentRates recentRates;
+
+	private final SharedQueueView sharedView = new SharedQueueView();
 
 	public WorkQueuesEndpoint(WorkQueueRegistry queues, QueueWorkerRegistry workers,
 			@Nullable MeterRegistry meterRegistry) {
@@ -79,7 +83,10 @@ public class WorkQueuesEndpoint {
 	@ReadOperation
 	public QueuesDescriptor queues(@Nullable Long since) {
 		Map<String, QueueDescriptor> all = new TreeMap<>();
-		this.queues.getQueues().forEach((name, queue) -> all.put(name, describe(name, queue, since)));
+		Map<String, RateLimitingQueue<?>> queues = this.queues.getQueues();
+		this.sharedView.startReads(queues.values());
+		long deadline = System.nanoTime() + SharedQueueView.BOUND.toNanos();
+		queues.forEach((name, queue) -> all.put(name, describe(name, queue, since, deadline)));
 		return new QueuesDescriptor(all);
 	}
 
@@ -87,6 +94,10 @@ public class WorkQueuesEndpoint {
 	public @Nullable QueueDescriptor queue(@Selector String name) {
 		RateLimitingQueue<?> queue = this.queues.getQueue(name);
 		return (queue != null) ? describe(name, queue, null) : null;
+	}
+
+	private QueueDescriptor describe(String name, RateLimitingQueue<?> queue, @Nullable Long since) {
+		return describe(name, queue, since, System.nanoTime() + SharedQueueView.BOUND.toNanos());
 	}
 
 	@WriteOperation
@@ -131,24 +142,45 @@ public class WorkQueuesEndpoint {
 		return describe(name, queue, null);
 	}
 
-	private QueueDescriptor describe(String name, RateLimitingQueue<?> queue, @Nullable Long since) {
+	private QueueDescriptor describe(String name, RateLimitingQueue<?> queue, @Nullable Long since,
+			long deadlineNanos) {
 		QueueWorkerContainer container = this.workers.getContainer(name);
-		WorkersDescriptor workers = (container != null) ? new WorkersDescriptor(container.method(), container.workers(),
-				container.liveWorkers(), container.replacedWorkers(), container.inFlight(), container.isPaused(),
-				container.longestRunning().toMillis() / 1000.0, container.outcomes()) : null;
-		SharedDescriptor shared = SharedQueueView.describe(queue);
+		WorkersDescriptor workers = (container != null)
+				? new WorkersDescriptor(container.method(), container.workers(), container.liveWorkers(),
+						container.replacedWorkers(), container.inFlight(), container.isPaused(),
+						container.longestRunning().toMillis() / 1000.0, container.outcomes(), processing(container))
+				: null;
+		SharedQueueView.Reading reading = this.sharedView.read(queue, deadlineNanos);
 		List<RateSample> recent = (since != null && this.recentRates != null) ? this.recentRates.since(name, since)
 				: null;
-		// A Redis queue's depth and waiting are in the figures just read, in one script:
-		// asking
-		// len() and waitingLen() again would cost two more round trips per queue and
-		// read.
-		int depth = (shared != null) ? (int) shared.queued() : queue.len();
-		int waiting = (shared != null) ? (int) shared.waiting() : queue.waitingLen();
-		return new QueueDescriptor((shared != null) ? "redis" : "memory", depth, queue.lenByPriority(),
-				queue.lenByFairnessKey(), waiting, queue.isShuttingDown(), count("workqueue.adds", name),
-				completions(name), count("workqueue.retries", name), queue.rateLimiter().toString(), workers, shared,
-				recent);
+		if (reading == null) {
+			return new QueueDescriptor("memory", queue.len(), queue.lenByPriority(), queue.lenByFairnessKey(),
+					queue.waitingLen(), queue.isShuttingDown(), count("workqueue.adds", name), completions(name),
+					count("workqueue.retries", name), queue.rateLimiter().toString(), workers, null, recent);
+		}
+		// A Redis queue's figures were read together, within a bound (the last ones,
+		// marked,
+		// while Redis does not answer).
+		SharedDescriptor shared = reading.shared();
+		return new QueueDescriptor("redis", intOrNull(shared.queued()), reading.depthByPriority(),
+				reading.depthByFairnessKey(), intOrNull(shared.waiting()), queue.isShuttingDown(),
+				count("workqueue.adds", name), completions(name), count("workqueue.retries", name),
+				queue.rateLimiter().toString(), workers, shared, recent);
+	}
+
+	/**
+	 * The items this instance's workers process, the longest running first, at most 100.
+	 */
+	private static List<ProcessingDescriptor> processing(QueueWorkerContainer container) {
+		return container.processing()
+			.stream()
+			.limit(MOST_PROCESSING_LISTED)
+			.map((item) -> new ProcessingDescriptor(String.valueOf(item.item()), item.age().toMillis() / 1000.0))
+			.toList();
+	}
+
+	private static @Nullable Integer intOrNull(@Nullable Long value) {
+		return (value != null) ? (int) (long) value : null;
 	}
 
 	private @Nullable Long completions(String name) {
@@ -180,11 +212,12 @@ public class WorkQueuesEndpoint {
 	 * One queue.
 	 *
 	 * @param backend {@code "memory"} or {@code "redis"}
-	 * @param depth items queued
+	 * @param depth items queued; {@code null} for a Redis queue never read yet while
+	 * Redis cannot be reached
 	 * @param depthByPriority items queued per priority, highest first
 	 * @param depthByFairnessKey items queued per first fairness key, empty without
 	 * fairness
-	 * @param waiting items waiting for a delay
+	 * @param waiting items waiting for a delay; {@code null} as {@code depth}
 	 * @param shuttingDown whether the queue is shutting down
 	 * @param adds adds since start, when metrics are on
 	 * @param completions items this instance has finished ({@code done}) since start,
@@ -196,16 +229,18 @@ public class WorkQueuesEndpoint {
 	 * @param recent this instance's recent rates and latencies, oldest first, when asked
 	 * for and sampled
 	 */
-	public record QueueDescriptor(String backend, int depth, Map<Integer, Integer> depthByPriority,
-			Map<String, Integer> depthByFairnessKey, int waiting, boolean shuttingDown, @Nullable Long adds,
-			@Nullable Long completions, @Nullable Long retries, String rateLimiter, @Nullable WorkersDescriptor workers,
-			@Nullable SharedDescriptor shared, @Nullable List<RateSample> recent) {
+	public record QueueDescriptor(String backend, @Nullable Integer depth, Map<Integer, Integer> depthByPriority,
+			Map<String, Integer> depthByFairnessKey, @Nullable Integer waiting, boolean shuttingDown,
+			@Nullable Long adds, @Nullable Long completions, @Nullable Long retries, String rateLimiter,
+			@Nullable WorkersDescriptor workers, @Nullable SharedDescriptor shared, @Nullable List<RateSample> recent) {
 
 	}
 
 	/**
 	 * A queue shared on Redis, as Redis sees it: queue-wide figures, every instance's
-	 * leases and the parked items.
+	 * leases and the parked items. While Redis cannot be reached, the last figures read
+	 * (none if it never was), with why and since when; the figures are then {@code null}
+	 * if none were read before.
 	 *
 	 * @param instance how this instance appears as a lease holder
 	 * @param shards how many shards the queue is spread over
@@ -216,9 +251,15 @@ public class WorkQueuesEndpoint {
 	 * @param rejectedDones {@code done} calls refused because the lease had expired
 	 * @param leases the items under a lease, with their holders
 	 * @param parked parked items (as stored) with the reason
+	 * @param unreachable why the figures could not be read now, or {@code null} if they
+	 * were
+	 * @param unreachableSinceMillis since when (epoch milliseconds) they could not be
+	 * read, or {@code null}
 	 */
-	public record SharedDescriptor(String instance, int shards, long queued, long waiting, long inFlight,
-			long redeliveries, long rejectedDones, List<LeaseDescriptor> leases, Map<String, String> parked) {
+	public record SharedDescriptor(@Nullable String instance, int shards, @Nullable Long queued, @Nullable Long waiting,
+			@Nullable Long inFlight, @Nullable Long redeliveries, @Nullable Long rejectedDones,
+			List<LeaseDescriptor> leases, Map<String, String> parked, @Nullable String unreachable,
+			@Nullable Long unreachableSinceMillis) {
 
 	}
 
@@ -265,9 +306,21 @@ public class WorkQueuesEndpoint {
 	 * @param paused whether the workers are paused
 	 * @param longestRunningSeconds age of the oldest item being processed
 	 * @param outcomes what happened to the processed items
+	 * @param items the items being processed, the longest running first (at most 100)
 	 */
 	public record WorkersDescriptor(String method, int configured, int live, long replaced, int processing,
-			boolean paused, double longestRunningSeconds, QueueWorkerContainer.Outcomes outcomes) {
+			boolean paused, double longestRunningSeconds, QueueWorkerContainer.Outcomes outcomes,
+			List<ProcessingDescriptor> items) {
+
+	}
+
+	/**
+	 * An item this instance's workers are processing.
+	 *
+	 * @param item the item, as text
+	 * @param ageSeconds how long it has been processing, on the container's clock
+	 */
+	public record ProcessingDescriptor(String item, double ageSeconds) {
 
 	}
 

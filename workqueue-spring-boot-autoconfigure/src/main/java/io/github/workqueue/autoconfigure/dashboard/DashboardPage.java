@@ -46,6 +46,8 @@ final class DashboardPage {
 
 	private final Duration history;
 
+	private final boolean writes;
+
 	private final String template;
 
 	private final Map<String, String> assets;
@@ -58,12 +60,15 @@ final class DashboardPage {
 	 * context path
 	 * @param refresh how often the page refreshes
 	 * @param history how far back the charts reach
+	 * @param writes whether the endpoint's access allows writes: without, the page shows
+	 * no write buttons
 	 */
-	DashboardPage(String path, String endpointPath, Duration refresh, Duration history) {
+	DashboardPage(String path, String endpointPath, Duration refresh, Duration history, boolean writes) {
 		this.path = path;
 		this.endpointPath = endpointPath;
 		this.refresh = refresh;
 		this.history = history;
+		this.writes = writes;
 		this.template = read("index.html");
 		this.assets = Map.of("dashboard.js", read("dashboard.js"), "dashboard.css", read("dashboard.css"));
 	}
@@ -87,7 +92,8 @@ final class DashboardPage {
 		String endpoint = request.requestPath().contextPath().value() + this.endpointPath;
 		String html = this.template.replace("@endpoint@", HtmlUtils.htmlEscape(endpoint))
 			.replace("@refreshMillis@", Long.toString(this.refresh.toMillis()))
-			.replace("@historyMillis@", Long.toString(this.history.toMillis()));
+			.replace("@historyMillis@", Long.toString(this.history.toMillis()))
+			.replace("@writes@", Boolean.toString(this.writes));
 		return ServerResponse.ok()
 			.contentType(MediaType.parseMediaType("text/html;charset=UTF-8"))
 			.cacheControl(CacheControl.noCache())

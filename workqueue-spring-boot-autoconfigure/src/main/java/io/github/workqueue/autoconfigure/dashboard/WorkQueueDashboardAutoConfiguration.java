@@ -7,6 +7,9 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties;
 import org.springframework.boot.actuate.autoconfigure.web.server.ManagementPortType;
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.EndpointAccessResolver;
+import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -45,7 +48,8 @@ public final class WorkQueueDashboardAutoConfiguration {
 	@Bean
 	RouterFunction<ServerResponse> workQueueDashboardRoutes(WorkQueueDashboardProperties properties,
 			ObjectProvider<WebEndpointProperties> webEndpoints,
-			ObjectProvider<WorkQueuesEndpointWebExtension> exposedEndpoint, Environment environment) {
+			ObjectProvider<WorkQueuesEndpointWebExtension> exposedEndpoint,
+			ObjectProvider<EndpointAccessResolver> accessResolver, Environment environment) {
 		WebEndpointProperties web = webEndpoints.getIfAvailable(WebEndpointProperties::new);
 		String basePath = web.getBasePath();
 		String endpointPath = basePath + "/" + web.getPathMapping().getOrDefault("workqueues", "workqueues");
@@ -59,7 +63,11 @@ public final class WorkQueueDashboardAutoConfiguration {
 					+ "add workqueues to management.endpoints.web.exposure.include, or the dashboard at " + path
 					+ " has nothing to show");
 		}
-		return new DashboardPage(path, endpointPath, properties.getSampleInterval(), properties.getHistory()).routes();
+		EndpointAccessResolver resolver = accessResolver.getIfAvailable();
+		boolean writes = resolver == null
+				|| resolver.accessFor(EndpointId.of("workqueues"), Access.UNRESTRICTED) == Access.UNRESTRICTED;
+		return new DashboardPage(path, endpointPath, properties.getSampleInterval(), properties.getHistory(), writes)
+			.routes();
 	}
 
 	@Bean

@@ -9,6 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 
 import org.junit.jupiter.api.Test;
+import redis.embedded.RedisServer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -272,6 +273,35 @@ class RedisBackendTests {
 				orders.done(new OrderKey("eu", 1));
 				raw.shutDown();
 			});
+	}
+
+	@Test
+	void whileRedisIsDownTheEndpointShouldAnswerWithinItsBoundWithTheLastFiguresMarkedStale() {
+		int port = TestRedis.freePort();
+		RedisServer server = TestRedis.startServer(port);
+		try {
+			this.runner.withPropertyValues("spring.data.redis.url=redis://127.0.0.1:" + port).run((context) -> {
+				RateLimitingQueue<String> orders = queue(context);
+				orders.add("a");
+				WorkQueuesEndpoint endpoint = new WorkQueuesEndpoint(context.getBean(WorkQueueRegistry.class),
+						context.getBean(QueueWorkerRegistry.class), null);
+				assertThat(endpoint.queue(this.queue).shared().unreachable()).isNull();
+				server.stop();
+				long before = System.currentTimeMillis();
+				long start = System.nanoTime();
+				WorkQueuesEndpoint.QueueDescriptor described = endpoint.queues().queues().get(this.queue);
+				Duration took = Duration.ofNanos(System.nanoTime() - start);
+				// The bound is 2 s; some slack for a busy machine.
+				assertThat(took).isLessThan(Duration.ofSeconds(4));
+				assertThat(described.depth()).as("the last depth read").isEqualTo(1);
+				assertThat(described.shared().unreachable()).isNotNull();
+				assertThat(described.shared().unreachableSinceMillis()).isBetween(before - 1000,
+						System.currentTimeMillis());
+			});
+		}
+		finally {
+			server.stop();
+		}
 	}
 
 	@Test

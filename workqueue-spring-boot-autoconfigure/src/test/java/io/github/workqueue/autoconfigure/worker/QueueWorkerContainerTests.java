@@ -165,6 +165,24 @@ class QueueWorkerContainerTests {
 	}
 
 	@Test
+	void theContainerShouldListTheItemsItProcessesWithTheirAgeOnItsClock() {
+		this.runner.withUserConfiguration(BlockingWorker.class).run((context) -> {
+			RateLimitingQueue<Object> queue = queue(context, "orders");
+			FakeClock clock = (FakeClock) context.getBean(Clock.class);
+			BlockingWorker worker = context.getBean(BlockingWorker.class);
+			QueueWorkerContainer container = container(context, "orders");
+			assertThat(container.processing()).isEmpty();
+			queue.add("key");
+			assertThat(worker.started.await(10, TimeUnit.SECONDS)).isTrue();
+			clock.step(Duration.ofSeconds(7));
+			assertThat(container.processing())
+				.containsExactly(new QueueWorkerContainer.Processing("key", Duration.ofSeconds(7)));
+			worker.release.countDown();
+			await().until(() -> container.processing().isEmpty());
+		});
+	}
+
+	@Test
 	void rapidAddsOfOneKeyWhileProcessingShouldCollapseIntoOneMoreRun() {
 		this.runner.withUserConfiguration(BlockingWorker.class).run((context) -> {
 			RateLimitingQueue<Object> queue = queue(context, "orders");

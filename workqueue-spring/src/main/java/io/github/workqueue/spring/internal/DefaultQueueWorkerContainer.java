@@ -2,6 +2,7 @@ package io.github.workqueue.spring.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Queue;
@@ -635,6 +636,22 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 			}
 		}
 		return Duration.ofNanos(longest);
+	}
+
+	@Override
+	public List<Processing> processing() {
+		long now = this.clock.nanoTime();
+		List<Processing> items = new ArrayList<>();
+		for (WorkerSlot slot : this.slots) {
+			synchronized (slot) {
+				long since = slot.busySince;
+				if (since != WorkerSlot.IDLE && slot.item != null) {
+					items.add(new Processing(slot.item, Duration.ofNanos(now - since)));
+				}
+			}
+		}
+		items.sort(Comparator.comparing(Processing::age).reversed());
+		return items;
 	}
 
 	@Override
