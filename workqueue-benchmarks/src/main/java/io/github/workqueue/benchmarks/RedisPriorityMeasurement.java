@@ -37,7 +37,8 @@ import io.github.workqueue.redis.RedisQueueConnection;
  * {@code -Ditems}, {@code -DpacedItems} and {@code -DfairnessRun=false} shorten a run;
  * {@code -DdoneWithoutWaiting=true} ends items as the worker container does;
  * {@code -Dprefetch=N} leases up to N items ahead of the workers; {@code -Dworkers=N}
- * runs N workers (default 4). Run: {@code java -cp
+ * runs N workers (default 4); {@code -DreplicasAck=N} makes each add and done wait for N
+ * replicas (the server needs them). Run: {@code java -cp
  * workqueue-benchmarks/target/benchmarks.jar
  * io.github.workqueue.benchmarks.RedisPriorityMeasurement}.
  */
@@ -53,6 +54,9 @@ public final class RedisPriorityMeasurement {
 	 */
 	private static final int PACE = Integer.getInteger("pace", 2_000);
 
+	/** Replicas that confirm each add and done ({@code -DreplicasAck}, default 0). */
+	private static final int REPLICAS_ACK = Integer.getInteger("replicasAck", 0);
+
 	private static final FairnessKeyExtractor<String> TENANT = (item) -> List.of(item.substring(0, item.indexOf('/')));
 
 	private RedisPriorityMeasurement() {
@@ -62,7 +66,8 @@ public final class RedisPriorityMeasurement {
 		try (MeasuredRedis redis = MeasuredRedis.start()) {
 			String uri = redis.uri();
 			System.out.println(redis.describe());
-			header("enqueue-and-process, prefetch " + RedisMeasurement.PREFETCH);
+			header("enqueue-and-process, prefetch " + RedisMeasurement.PREFETCH
+					+ ((REPLICAS_ACK > 0) ? ", replicas-ack " + REPLICAS_ACK : ""));
 			reportModes(uri, ITEMS, 0);
 			System.out.printf("%-34s%n", "paced at " + PACE + " adds/s");
 			reportModes(uri, PACED_ITEMS, PACE);
@@ -119,7 +124,8 @@ public final class RedisPriorityMeasurement {
 
 	private static RedisQueue<String> queue(RedisClient client, String name, boolean fair) {
 		RedisQueueBuilder builder = RedisQueue.builder(RedisQueueConnection.of(client), name)
-			.prefetch(RedisMeasurement.PREFETCH);
+			.prefetch(RedisMeasurement.PREFETCH)
+			.replicasAck(REPLICAS_ACK);
 		return (fair ? builder.fairness(TENANT) : builder).build(ItemCodec.strings());
 	}
 
