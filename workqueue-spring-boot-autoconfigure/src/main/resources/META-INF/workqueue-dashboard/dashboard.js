@@ -196,6 +196,18 @@
 			'Paused the workers of ' + name + ' on this instance.'));
 		resume.addEventListener('click', () => write(name, { action: 'resume' },
 			'Resumed the workers of ' + name + ' on this instance.'));
+		// A Redis queue also pauses on every instance, a state kept in Redis.
+		const pauseEverywhere = element('button', { type: 'button', 'data-action': 'pause-everywhere', hidden: '',
+			title: 'No instance takes an item of this queue until it is resumed everywhere' }, 'Pause everywhere');
+		const resumeEverywhere = element('button', { type: 'button', 'data-action': 'resume-everywhere', hidden: '',
+			title: 'Every instance takes items of this queue again' }, 'Resume everywhere');
+		pauseEverywhere.addEventListener('click', () => {
+			if (window.confirm('Pause ' + name + ' on every instance? No instance takes its items until it is resumed.')) {
+				write(name, { action: 'pause-everywhere' }, 'Paused ' + name + ' on every instance.');
+			}
+		});
+		resumeEverywhere.addEventListener('click', () => write(name, { action: 'resume-everywhere' },
+			'Resumed ' + name + ' on every instance.'));
 		const queueWide = element('dl');
 		['Depth', 'Waiting', 'In flight', 'Parked', 'Redelivered'].forEach((label, i) => figure(queueWide, label,
 			['depth', 'waiting', 'inFlight', 'parked', 'redeliveries'][i]));
@@ -205,8 +217,9 @@
 		const section = element('section', { class: 'queue', 'data-queue': name },
 			element('header', {}, element('h2', {}, name), element('span', { class: 'badge', 'data-field': 'backend' }),
 				element('span', { class: 'badge', 'data-field': 'state' }),
+				element('span', { class: 'muted', 'data-field': 'paused-by' }),
 				element('span', { class: 'stale-note', 'data-field': 'stale' }),
-				element('div', { class: 'actions' }, pause, resume)),
+				element('div', { class: 'actions' }, pause, resume, pauseEverywhere, resumeEverywhere)),
 			element('div', { class: 'figures' },
 				element('div', { class: 'group' }, element('h3', { 'data-field': 'wide-title' }, 'Queue'), queueWide),
 				element('div', { class: 'group' }, element('h3', { 'data-field': 'here-title' }, 'This instance'), here)),
@@ -218,7 +231,7 @@
 				element('div', { 'data-field': 'lease-list' })),
 			element('details', { open: '', 'data-section': 'parked' }, element('summary', {}, 'Parked'),
 				element('div', { 'data-field': 'parked-list' })));
-		return { section, pause, resume, lastLeases: null, lastParked: null };
+		return { section, pause, resume, pauseEverywhere, resumeEverywhere, lastLeases: null, lastParked: null };
 	}
 
 	function set(section, field, value) {
@@ -270,10 +283,14 @@
 		const workers = queue.workers;
 		set(section, 'backend', shared ? 'redis' + (shared.shards > 1 ? ' · ' + shared.shards + ' shards' : '') : 'memory');
 		const unreachable = shared && shared.unreachable;
+		const everywhere = shared && shared.pausedEverywhere;
 		const state = unreachable ? 'Redis unreachable' : queue.shuttingDown ? 'shutting down'
-			: (workers && workers.paused ? 'paused here' : 'running');
-		set(section, 'state', workers || queue.shuttingDown || unreachable ? state : 'no workers');
+			: everywhere ? 'paused everywhere' : (workers && workers.paused ? 'paused here' : 'running');
+		set(section, 'state', workers || queue.shuttingDown || unreachable || everywhere ? state : 'no workers');
 		section.querySelector('[data-field="state"]').dataset.state = unreachable ? 'unreachable' : state;
+		set(section, 'paused-by', everywhere ? 'by ' + everywhere.by + ' since ' + clock(everywhere.sinceMillis) : '');
+		entry.pauseEverywhere.hidden = !writes || !shared || Boolean(everywhere);
+		entry.resumeEverywhere.hidden = !writes || !shared || !everywhere;
 		entry.pause.hidden = !writes || !workers || workers.paused;
 		entry.resume.hidden = !writes || !workers || !workers.paused;
 		set(section, 'wide-title', shared ? 'Queue-wide (Redis)' : 'Queue');

@@ -42,10 +42,11 @@ import static org.awaitility.Awaitility.await;
  * The dashboard in a real browser (headless Chromium), on the sample as users run it: the
  * page loads without a console error and shows the sample's queues, its charts move while
  * items flow, pause and resume work, a parked item on Redis is requeued and dropped, a
- * lease whose holder stopped renewing says how long ago it expired, a Redis outage shows
- * stale figures with the actions disabled (the endpoint and health answering within their
- * bounds) and clears when Redis is back, and read-only access shows no write button.
- * Skipped, saying so, where the machine has no Chromium.
+ * pause everywhere holds another instance until resumed everywhere, a lease whose holder
+ * stopped renewing says how long ago it expired, a Redis outage shows stale figures with
+ * the actions disabled (the endpoint and health answering within their bounds) and clears
+ * when Redis is back, and read-only access shows no write button. Skipped, saying so,
+ * where the machine has no Chromium.
  */
 class DashboardBrowserTests {
 
@@ -199,6 +200,47 @@ class DashboardBrowserTests {
 			clock.step(Duration.ofSeconds(2));
 			assertThat(other.get(Duration.ZERO)).isEmpty();
 			assertThat(other.parked()).containsKey(item);
+		}
+		finally {
+			other.shutDown();
+		}
+	}
+
+	@Test
+	void aPauseEverywhereShouldHoldAnotherInstanceUntilResumedEverywhere() throws Exception {
+		String prefix = "dashboard-" + UUID.randomUUID().toString().substring(0, 8);
+		ConfigurableApplicationContext sample = start("--spring.profiles.active=redis",
+				"--spring.data.redis.url=" + TestRedis.uri(), "--workqueue.defaults.key-prefix=" + prefix);
+		RedisQueue<String> other = RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), "deployments")
+			.prefix(prefix)
+			.fairness(new TenantFairness())
+			.build(ItemCodec.strings());
+		try {
+			browser.open(url(sample, PAGE));
+			String state = "[data-queue=deployments] [data-field=state]";
+			await().ignoreExceptions()
+				.atMost(Duration.ofSeconds(15))
+				.until(() -> browser.text(state).equals("running"));
+			browser.find("[data-queue=deployments] [data-action=pause-everywhere]").click();
+			browser.acceptConfirmation();
+			await().ignoreExceptions()
+				.atMost(Duration.ofSeconds(10))
+				.until(() -> browser.text(state).equals("paused everywhere"));
+			assertThat(browser.text("[data-queue=deployments] [data-field=paused-by]"))
+				.contains("anonymous through the workqueues endpoint");
+			other.add("acme.held");
+			assertThat(other.get(Duration.ofMillis(500))).as("another instance takes nothing").isEmpty();
+			await().ignoreExceptions()
+				.atMost(Duration.ofSeconds(10))
+				.until(() -> browser.text("[data-queue=deployments] [data-field=depth]").equals("1"));
+			browser.screenshot(Path.of("target", "dashboard-paused-everywhere.png"));
+			browser.find("[data-queue=deployments] [data-action=resume-everywhere]").click();
+			await().ignoreExceptions()
+				.atMost(Duration.ofSeconds(10))
+				.until(() -> browser.text(state).equals("running"));
+			await().atMost(Duration.ofSeconds(10)).until(() -> other.len() == 0 && other.inFlight().isEmpty());
+			assertThat(other.pausedEverywhere()).isEmpty();
+			assertThat(browser.consoleErrors()).as("console errors").isEmpty();
 		}
 		finally {
 			other.shutDown();

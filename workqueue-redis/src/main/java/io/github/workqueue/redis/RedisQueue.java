@@ -212,6 +212,34 @@ public interface RedisQueue<T>
 	Optional<Duration> stalledFor();
 
 	/**
+	 * Pauses the queue on every instance: from the moment this returns, Redis grants no
+	 * instance a lease on any item until {@link #resumeEverywhere()}, whatever the
+	 * instances' own state (a worker container's {@code pause()} stops this instance
+	 * only). Adds, dones and the return of expired leases go on; items being processed
+	 * finish; this instance's items leased ahead are given back, while another instance
+	 * may still hand out the at most {@code prefetch} items it leased ahead before. The
+	 * state lives in Redis: it outlives every instance, and an instance started later
+	 * obeys it. Logged at INFO.
+	 * @param by who pauses it (a person, a job), shown with the pause
+	 * @return false if it was already paused (the first pause's who and since stay)
+	 */
+	boolean pauseEverywhere(String by);
+
+	/**
+	 * Ends a {@link #pauseEverywhere(String) queue-wide pause}: instances are granted
+	 * leases again, the first waiting one at once, the others within a second.
+	 * @return false if it was not paused
+	 */
+	boolean resumeEverywhere();
+
+	/**
+	 * Reads the queue-wide pause from Redis.
+	 * @return who paused the queue on every instance and since when, or empty if it is
+	 * not paused so
+	 */
+	Optional<QueueWidePause> pausedEverywhere();
+
+	/**
 	 * Since when this instance finds Redis unreachable: set at the first failed call of
 	 * an outage (the one logged at WARN), cleared at the first call answered after it
 	 * (logged at INFO). Reads no Redis, so that a health check or an operations view can

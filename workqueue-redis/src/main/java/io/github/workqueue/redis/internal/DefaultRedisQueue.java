@@ -24,6 +24,7 @@ import io.github.workqueue.redis.LateDoneOutcome;
 import io.github.workqueue.redis.Lease;
 import io.github.workqueue.redis.RedisQueue;
 import io.github.workqueue.redis.RedisQueueStats;
+import io.github.workqueue.redis.QueueWidePause;
 import io.github.workqueue.redis.UnconfirmedAddException;
 import io.github.workqueue.redis.UnreplicatedWriteException;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -716,6 +717,51 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	@Override
 	public int giveBackLeasedAhead() {
 		return this.batcher.giveBackLeasedAhead();
+	}
+
+	@Override
+	public boolean pauseEverywhere(String by) {
+		Objects.requireNonNull(by, "by");
+		if (by.isBlank()) {
+			throw new IllegalArgumentException("Say who pauses the queue: by must not be blank");
+		}
+		String state = System.currentTimeMillis() + " " + by.strip();
+		boolean changed = false;
+		for (int shard = 0; shard < this.shards.count(); shard++) {
+			Long set = this.link.run(Script.PAUSE, ScriptOutputType.INTEGER, this.shards.keys(shard).all(), now(),
+					state);
+			changed |= set == 1;
+		}
+		giveBackLeasedAhead();
+		if (changed) {
+			logger.log(Level.INFO, "workqueue '" + this.name + "': paused on every instance by " + by.strip());
+		}
+		return changed;
+	}
+
+	@Override
+	public boolean resumeEverywhere() {
+		boolean changed = false;
+		for (int shard = 0; shard < this.shards.count(); shard++) {
+			Long removed = this.link.run(Script.PAUSE, ScriptOutputType.INTEGER, this.shards.keys(shard).all(), now(),
+					"");
+			changed |= removed == 1;
+		}
+		if (changed) {
+			logger.log(Level.INFO, "workqueue '" + this.name + "': resumed on every instance");
+		}
+		return changed;
+	}
+
+	@Override
+	public Optional<QueueWidePause> pausedEverywhere() {
+		String state = this.link.run(Script.PAUSED, ScriptOutputType.VALUE, this.shards.keys(0).all(), now());
+		if (state == null) {
+			return Optional.empty();
+		}
+		int space = state.indexOf(' ');
+		return Optional.of(new QueueWidePause(state.substring(space + 1),
+				Instant.ofEpochMilli(Long.parseLong(state.substring(0, space)))));
 	}
 
 	/**

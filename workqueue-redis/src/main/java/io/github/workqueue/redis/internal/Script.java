@@ -20,7 +20,8 @@ public enum Script {
 
 	BATCH("batch"), ADD_AFTER("addAfter"), ADD_RATE_LIMITED("addRateLimited"), WHEN("when"), RENEW("renew"),
 	RESERVE("reserve"), RELEASE("release"), PARK("park"), UNPARK("unpark"), STATS("stats"), IN_FLIGHT("inFlight"),
-	ADD_WITH("addWith"), LEN("len"), LEN_BY_PRIORITY("lenByPriority"), LEN_BY_FAIRNESS_KEY("lenByFairnessKey");
+	ADD_WITH("addWith"), LEN("len"), LEN_BY_PRIORITY("lenByPriority"), LEN_BY_FAIRNESS_KEY("lenByFairnessKey"),
+	PAUSE("pause"), PAUSED("paused");
 
 	private final String name;
 

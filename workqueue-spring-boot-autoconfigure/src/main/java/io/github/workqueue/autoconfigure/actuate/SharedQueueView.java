@@ -22,6 +22,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 
 import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.LeaseDescriptor;
+import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.PauseDescriptor;
 import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.SharedDescriptor;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.redis.InFlightItem;
@@ -143,6 +144,11 @@ final class SharedQueueView {
 		return AVAILABLE && Redis.is(queue);
 	}
 
+	/** Pauses a Redis queue on every instance, or resumes it. */
+	static void changePauseEverywhere(RateLimitingQueue<?> queue, boolean pause, String by) {
+		Redis.changePauseEverywhere(queue, pause, by);
+	}
+
 	/**
 	 * Requeues or drops a parked item of a Redis queue.
 	 * @return whether the item was parked
@@ -194,12 +200,14 @@ final class SharedQueueView {
 			Reading known = this.last;
 			if (known == null) {
 				return new Reading(new SharedDescriptor(null, 0, null, null, null, null, null, List.of(), Map.of(), why,
-						sinceMillis), Map.of(), Map.of());
+						sinceMillis, null), Map.of(), Map.of());
 			}
 			SharedDescriptor shared = known.shared();
-			return new Reading(new SharedDescriptor(shared.instance(), shared.shards(), shared.queued(),
-					shared.waiting(), shared.inFlight(), shared.redeliveries(), shared.rejectedDones(), shared.leases(),
-					shared.parked(), why, sinceMillis), known.depthByPriority(), known.depthByFairnessKey());
+			return new Reading(
+					new SharedDescriptor(shared.instance(), shared.shards(), shared.queued(), shared.waiting(),
+							shared.inFlight(), shared.redeliveries(), shared.rejectedDones(), shared.leases(),
+							shared.parked(), why, sinceMillis, shared.pausedEverywhere()),
+					known.depthByPriority(), known.depthByFairnessKey());
 		}
 
 	}
@@ -228,7 +236,10 @@ final class SharedQueueView {
 			List<LeaseDescriptor> leases = redis.inFlight().stream().map(Redis::lease).toList();
 			SharedDescriptor shared = new SharedDescriptor(redis.holder(), redis.shards(), stats.queued(),
 					stats.waiting(), stats.inFlight(), stats.redeliveries(), stats.rejectedDones(), leases,
-					redis.parked(), null, null);
+					redis.parked(), null, null,
+					redis.pausedEverywhere()
+						.map((pause) -> new PauseDescriptor(pause.by(), pause.since().toEpochMilli()))
+						.orElse(null));
 			return new Reading(shared, redis.lenByPriority(), redis.lenByFairnessKey());
 		}
 
@@ -240,6 +251,16 @@ final class SharedQueueView {
 
 		private static double seconds(Duration duration) {
 			return duration.toMillis() / 1000.0;
+		}
+
+		static void changePauseEverywhere(RateLimitingQueue<?> queue, boolean pause, String by) {
+			RedisQueue<?> redis = (RedisQueue<?>) queue;
+			if (pause) {
+				redis.pauseEverywhere(by);
+			}
+			else {
+				redis.resumeEverywhere();
+			}
 		}
 
 		static boolean changeParked(RateLimitingQueue<?> queue, boolean requeue, String item) {

@@ -1,5 +1,6 @@
 package io.github.workqueue.autoconfigure.actuate;
 
+import java.security.Principal;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -100,8 +101,23 @@ public class WorkQueuesEndpoint {
 		return describe(name, queue, since, System.nanoTime() + SharedQueueView.BOUND.toNanos());
 	}
 
+	public QueueDescriptor changeWorkers(String name, String action, @Nullable String item) {
+		return changeWorkers(name, action, item, null);
+	}
+
+	/**
+	 * Changes a queue: {@code pause} or {@code resume} this instance's workers;
+	 * {@code pause-everywhere} or {@code resume-everywhere} a Redis queue on every
+	 * instance; {@code requeue-parked} or {@code drop-parked} a parked {@code item}.
+	 * @param name the queue
+	 * @param action what to do
+	 * @param item the parked item, for the parked actions
+	 * @param principal who asks, if known: named as who paused a queue everywhere
+	 * @return the queue, changed
+	 */
 	@WriteOperation
-	public QueueDescriptor changeWorkers(@Selector String name, String action, @Nullable String item) {
+	public QueueDescriptor changeWorkers(@Selector String name, String action, @Nullable String item,
+			@Nullable Principal principal) {
 		RateLimitingQueue<?> queue = this.queues.getQueue(name);
 		if (queue == null) {
 			throw new InvalidEndpointRequestException("No queue named '" + name + "'", "No such queue");
@@ -109,6 +125,16 @@ public class WorkQueuesEndpoint {
 		String verb = action.trim().toLowerCase(Locale.ROOT);
 		if (verb.equals("requeue-parked") || verb.equals("drop-parked")) {
 			return changeParked(name, queue, verb.equals("requeue-parked"), item);
+		}
+		if (verb.equals("pause-everywhere") || verb.equals("resume-everywhere")) {
+			if (!SharedQueueView.isShared(queue)) {
+				throw new InvalidEndpointRequestException(
+						"Queue '" + name + "' is in memory: only a Redis queue pauses on every instance; use \"pause\"",
+						"Not a Redis queue");
+			}
+			String by = ((principal != null) ? principal.getName() : "anonymous") + " through the workqueues endpoint";
+			SharedQueueView.changePauseEverywhere(queue, verb.equals("pause-everywhere"), by);
+			return describe(name, queue, null);
 		}
 		QueueWorkerContainer container = this.workers.getContainer(name);
 		if (container == null) {
@@ -119,7 +145,8 @@ public class WorkQueuesEndpoint {
 			case "pause" -> container.pause();
 			case "resume" -> container.resume();
 			default -> throw new InvalidEndpointRequestException(
-					"Unknown action '" + action + "': use \"pause\", \"resume\", \"requeue-parked\" or \"drop-parked\"",
+					"Unknown action '" + action + "': use \"pause\", \"resume\", \"pause-everywhere\", "
+							+ "\"resume-everywhere\", \"requeue-parked\" or \"drop-parked\"",
 					"Unknown action");
 		}
 		return describe(name, queue, null);
@@ -255,11 +282,23 @@ public class WorkQueuesEndpoint {
 	 * were
 	 * @param unreachableSinceMillis since when (epoch milliseconds) they could not be
 	 * read, or {@code null}
+	 * @param pausedEverywhere the queue-wide pause, or {@code null} if the queue is not
+	 * paused on every instance
 	 */
 	public record SharedDescriptor(@Nullable String instance, int shards, @Nullable Long queued, @Nullable Long waiting,
 			@Nullable Long inFlight, @Nullable Long redeliveries, @Nullable Long rejectedDones,
 			List<LeaseDescriptor> leases, Map<String, String> parked, @Nullable String unreachable,
-			@Nullable Long unreachableSinceMillis) {
+			@Nullable Long unreachableSinceMillis, @Nullable PauseDescriptor pausedEverywhere) {
+
+	}
+
+	/**
+	 * A Redis queue paused on every instance.
+	 *
+	 * @param by who paused it
+	 * @param sinceMillis since when, in milliseconds since the epoch
+	 */
+	public record PauseDescriptor(String by, long sinceMillis) {
 
 	}
 

@@ -1,5 +1,6 @@
 package io.github.workqueue.autoconfigure.actuate;
 
+import java.security.Principal;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
@@ -18,7 +19,8 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
 @EndpointWebExtension(endpoint = WorkQueuesEndpoint.class)
 public class WorkQueuesEndpointWebExtension {
 
-	private static final List<String> ACTIONS = List.of("pause", "resume", "requeue-parked", "drop-parked");
+	private static final List<String> ACTIONS = List.of("pause", "resume", "pause-everywhere", "resume-everywhere",
+			"requeue-parked", "drop-parked");
 
 	private final WorkQueuesEndpoint delegate;
 
@@ -28,7 +30,7 @@ public class WorkQueuesEndpointWebExtension {
 
 	@WriteOperation
 	public WebEndpointResponse<Object> changeWorkers(@Selector String name, @Nullable String action,
-			@Nullable String item) {
+			@Nullable String item, @Nullable Principal principal) {
 		if (this.delegate.queue(name) == null) {
 			return new WebEndpointResponse<>(
 					new ErrorDescriptor("No queue named '" + name + "'",
@@ -39,7 +41,7 @@ public class WorkQueuesEndpointWebExtension {
 			return badRequest("Missing \"action\": send {\"action\": \"pause\"} or {\"action\": \"resume\"}");
 		}
 		try {
-			return new WebEndpointResponse<>(this.delegate.changeWorkers(name, action, item));
+			return new WebEndpointResponse<>(this.delegate.changeWorkers(name, action, item, principal));
 		}
 		catch (InvalidEndpointRequestException ex) {
 			return badRequest(ex.getMessage());

@@ -100,7 +100,8 @@ class WorkQueuesEndpointWebTests {
 		HttpResponse<String> unknownAction = post("/actuator/workqueues/orders", "{\"action\":\"explode\"}");
 		assertThat(unknownAction.statusCode()).isEqualTo(400);
 		assertThat(unknownAction.body()).contains("Unknown action 'explode'")
-			.contains("\"actions\":[\"pause\",\"resume\",\"requeue-parked\",\"drop-parked\"]");
+			.contains(
+					"\"actions\":[\"pause\",\"resume\",\"pause-everywhere\",\"resume-everywhere\",\"requeue-parked\",\"drop-parked\"]");
 		HttpResponse<String> missingAction = post("/actuator/workqueues/orders", "{}");
 		assertThat(missingAction.statusCode()).isEqualTo(400);
 		assertThat(missingAction.body()).contains("Missing \\\"action\\\"");

@@ -305,6 +305,31 @@ class RedisBackendTests {
 	}
 
 	@Test
+	void theEndpointShouldPauseARedisQueueOnEveryInstanceAndSayWhoDid() {
+		this.runner.run((context) -> {
+			RateLimitingQueue<String> orders = queue(context);
+			RedisQueue<String> other = RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), this.queue)
+				.build(ItemCodec.strings());
+			try {
+				WorkQueuesEndpoint endpoint = new WorkQueuesEndpoint(context.getBean(WorkQueueRegistry.class),
+						context.getBean(QueueWorkerRegistry.class), null);
+				SharedDescriptor paused = endpoint.changeWorkers(this.queue, "pause-everywhere", null, () -> "alice")
+					.shared();
+				assertThat(paused.pausedEverywhere().by()).isEqualTo("alice through the workqueues endpoint");
+				orders.add("x");
+				assertThat(other.get(Duration.ofMillis(300))).as("another instance takes nothing").isEmpty();
+				assertThat(endpoint.changeWorkers(this.queue, "resume-everywhere", null).shared().pausedEverywhere())
+					.isNull();
+				assertThat(other.get(Duration.ofSeconds(5))).contains("x");
+				other.done("x");
+			}
+			finally {
+				other.shutDown();
+			}
+		});
+	}
+
+	@Test
 	void healthShouldBeDownWhileRedisCannotBeReached() {
 		this.runner.withPropertyValues("spring.data.redis.url=redis://127.0.0.1:" + TestRedis.freePort())
 			.run((context) -> {

@@ -17,15 +17,17 @@ local addCount, doneCount, wanted = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumb
 local optionsAt = 9 + addCount + 2 * doneCount
 local optionCount = tonumber(ARGV[optionsAt] or 0)
 local result = { 0 }
+local nowText = int(now)
+local lastToken, endedSince, pausedEverywhere = 0, 0, false
+if doneCount > 0 or wanted > 0 then
+  local counters = redis.call('HMGET', COUNTERS, 'tokens', 'endedSince', 'paused')
+  lastToken, endedSince = tonumber(counters[1] or 0), tonumber(counters[2] or 0)
+  -- Paused queue-wide (pause.lua): no instance is granted a lease until it is resumed.
+  pausedEverywhere = counters[3] ~= false
+end
 -- Items that become ready here while nothing else is and that this batch's leases will take
 -- need not be queued in Redis's keys on the way (includes/state.lua, passing).
-passLimit = wanted
-local nowText = int(now)
-local lastToken, endedSince = 0, 0
-if doneCount > 0 or wanted > 0 then
-  local counters = redis.call('HMGET', COUNTERS, 'tokens', 'endedSince')
-  lastToken, endedSince = tonumber(counters[1] or 0), tonumber(counters[2] or 0)
-end
+passLimit = pausedEverywhere and 0 or wanted
 
 -- Due waiting items enter the FIFO before the items added now, as they were ready first (and
 -- before the items a done requeues: below, where there are some).
@@ -265,6 +267,8 @@ end
 local granted = 0
 if wanted > 0 then
   reapExpired(maxExpiries)
+end
+if wanted > 0 and not pausedEverywhere then
   local items, prios = popReady(wanted)
   if items and #items > 0 then
     local since = redis.call('HMGET', DIRTY, unpack(items))
