@@ -30,11 +30,16 @@
 		{ key: 'completionsPerSecond', label: 'completions/s', color: '#059669' },
 		{ key: 'retriesPerSecond', label: 'retries/s', color: '#d97706' },
 	];
-	const LATENCIES = [
-		{ key: 'queueLatencyP50', label: 'queue latency p50', color: '#7c3aed' },
-		{ key: 'queueLatencyP99', label: 'queue latency p99', color: '#c026d3' },
-		{ key: 'workDurationP50', label: 'work duration p50', color: '#0891b2' },
-		{ key: 'workDurationP99', label: 'work duration p99', color: '#dc2626' },
+	const WAITS = [
+		{ key: 'queueLatencyP50', label: 'p50', color: '#7c3aed' },
+		{ key: 'queueLatencyP99', label: 'p99', color: '#c026d3' },
+	];
+	const WORK = [
+		{ key: 'workDurationP50', label: 'p50', color: '#0891b2' },
+		{ key: 'workDurationP99', label: 'p99', color: '#dc2626' },
+	];
+	const DEPTH = [
+		{ key: 'depth', label: 'depth', color: '#1d4ed8' },
 	];
 
 	function element(tag, attributes, ...children) {
@@ -217,6 +222,7 @@
 		const section = element('section', { class: 'queue', 'data-queue': name },
 			element('header', {}, element('h2', {}, name), element('span', { class: 'badge', 'data-field': 'backend' }),
 				element('span', { class: 'badge', 'data-field': 'state' }),
+				element('span', { class: 'badge', 'data-field': 'health' }),
 				element('span', { class: 'muted', 'data-field': 'paused-by' }),
 				element('span', { class: 'stale-note', 'data-field': 'stale' }),
 				element('div', { class: 'actions' }, pause, resume, pauseEverywhere, resumeEverywhere)),
@@ -225,13 +231,16 @@
 				element('div', { class: 'group' }, element('h3', { 'data-field': 'here-title' }, 'This instance'), here)),
 			element('div', { class: 'priorities', 'data-field': 'priorities' }),
 			element('div', { class: 'charts' },
-				chart('Adds, completions and retries per second (this instance)', 'rates', RATES),
-				chart('Queue latency and work duration, p50 and p99 (this instance, log scale)', 'latency', LATENCIES)),
+				chart('Depth, items (queue-wide on Redis)', 'depth', DEPTH),
+				chart('Adds, completions and retries, per second (this instance)', 'rates', RATES),
+				chart('Queue wait, seconds, log scale (this instance)', 'latency', WAITS),
+				chart('Work duration, seconds, log scale (this instance)', 'work', WORK)),
 			element('details', { open: '', 'data-section': 'in-flight' }, element('summary', {}, 'In flight'),
 				element('div', { 'data-field': 'lease-list' })),
 			element('details', { open: '', 'data-section': 'parked' }, element('summary', {}, 'Parked'),
 				element('div', { 'data-field': 'parked-list' })));
-		return { section, pause, resume, pauseEverywhere, resumeEverywhere, lastLeases: null, lastParked: null };
+		return { section, pause, resume, pauseEverywhere, resumeEverywhere, lastLeases: null, lastParked: null,
+			trouble: 0 };
 	}
 
 	function set(section, field, value) {
@@ -249,16 +258,21 @@
 				cards.delete(name);
 			}
 		}
-		names.forEach((name, index) => {
+		for (const name of names) {
 			let entry = cards.get(name);
 			if (!entry) {
 				entry = card(name);
 				cards.set(name, entry);
 			}
-			if (main.children[index] !== entry.section) {
-				main.insertBefore(entry.section, main.children[index] || null);
-			}
 			update(name, entry, queues[name]);
+		}
+		// Trouble first, then by name.
+		const ordered = [...names].sort((a, b) => (cards.get(b).trouble - cards.get(a).trouble) || a.localeCompare(b));
+		ordered.forEach((name, index) => {
+			const section = cards.get(name).section;
+			if (main.children[index] !== section) {
+				main.insertBefore(section, main.children[index] || null);
+			}
 		});
 		if (names.length === 0) {
 			main.replaceChildren(element('p', { class: 'empty' }, 'This application declares no queues.'));
@@ -310,12 +324,42 @@
 		set(section, 'priorities', priorities.length > 1 || (priorities.length === 1 && priorities[0][0] !== '0')
 			? 'Depth by priority: ' + priorities.map(([priority, depth]) => priority + ' → ' + depth).join(', ') : '');
 		remember(name, queue.recent || []);
-		draw(section.querySelector('[data-chart="rates"]'), history.get(name), RATES, false);
-		draw(section.querySelector('[data-chart="latency"]'), history.get(name), LATENCIES, true);
+		draw(section.querySelector('[data-chart="depth"]'), history.get(name), DEPTH, 'count');
+		draw(section.querySelector('[data-chart="rates"]'), history.get(name), RATES, 'rate');
+		draw(section.querySelector('[data-chart="latency"]'), history.get(name), WAITS, 'seconds');
+		draw(section.querySelector('[data-chart="work"]'), history.get(name), WORK, 'seconds');
 		leases(name, entry, queue);
 		parked(name, entry, shared);
 		markStale(section, unreachable ? unreachable + ': queue-wide figures stale since '
 			+ clock(shared.unreachableSinceMillis) : null);
+		const problem = trouble(queue, history.get(name) || []);
+		entry.trouble = problem ? 1 : 0;
+		set(section, 'health', problem || 'healthy');
+		section.querySelector('[data-field="health"]').dataset.health = problem ? 'trouble' : 'healthy';
+		section.dataset.health = problem ? 'trouble' : 'healthy';
+	}
+
+	// What is wrong with a queue, from its figures and its recent depth, or null.
+	function trouble(queue, samples) {
+		const shared = queue.shared;
+		const workers = queue.workers;
+		if (shared && shared.unreachable) {
+			return 'Redis unreachable';
+		}
+		if (workers && workers.live < workers.configured) {
+			return 'workers dead';
+		}
+		const paused = (shared && shared.pausedEverywhere) || (workers && workers.paused);
+		if (paused && queue.depth > 0) {
+			return 'paused with a backlog';
+		}
+		const depths = samples.slice(-6).map((sample) => sample.depth).filter((depth) => depth !== null && depth !== undefined);
+		if (depths.length >= 3 && depths[depths.length - 1] > 0
+			&& depths.every((depth, i) => i === 0 || depth >= depths[i - 1])
+			&& depths[depths.length - 1] > depths[0]) {
+			return 'backlog growing';
+		}
+		return null;
 	}
 
 	function remember(name, samples) {
@@ -333,7 +377,43 @@
 		history.set(name, kept);
 	}
 
-	function draw(svg, samples, series, log) {
+	// The finest time the page shows: Redis's clock counts microseconds, and a wait under
+	// one is "< 1 µs", never nanoseconds.
+	const FINEST_SECONDS = 1e-6;
+
+	// A sample's value: a number, or a quantile estimate ({value, lower, upper}), drawn
+	// no lower than FINEST_SECONDS.
+	function valueOf(value) {
+		const number = (value !== null && typeof value === 'object') ? value.value : value;
+		return (value !== null && typeof value === 'object' && number < FINEST_SECONDS) ? FINEST_SECONDS : number;
+	}
+
+	// A quantile estimate as what is known: below the lowest bucket, above the highest, a
+	// value when its bucket is narrow, else the bucket's range; never a made-up precision.
+	function estimate(value) {
+		if (value === null || value === undefined) {
+			return '–';
+		}
+		if (typeof value !== 'object') {
+			return seconds(value);
+		}
+		if (value.upper !== null && value.upper !== undefined && value.upper <= FINEST_SECONDS) {
+			return '< ' + seconds(FINEST_SECONDS);
+		}
+		if (value.lower === null || value.lower === undefined) {
+			return '< ' + seconds(value.upper);
+		}
+		if (value.upper === null || value.upper === undefined) {
+			return '> ' + seconds(value.lower);
+		}
+		return value.upper <= value.lower * 2 ? seconds(value.value)
+			: seconds(value.lower) + '–' + seconds(value.upper);
+	}
+
+	// Draws the series of the samples; kind is 'rate' (per second), 'count' or 'seconds'
+	// (log scale). A value with no neighbour to join is drawn as a point.
+	function draw(svg, samples, series, kind) {
+		const log = kind === 'seconds';
 		const legend = svg.parentNode.querySelector('.legend');
 		svg.replaceChildren();
 		svg.setAttribute('data-samples', String(samples.length));
@@ -341,7 +421,7 @@
 		const end = samples.length ? samples[samples.length - 1].time : Date.now();
 		const span = Math.min(historyMillis, Math.max(60000, samples.length ? end - samples[0].time : 0));
 		const start = end - span;
-		const values = samples.flatMap((sample) => series.map((line) => sample[line.key]))
+		const values = samples.flatMap((sample) => series.map((line) => valueOf(sample[line.key])))
 			.filter((value) => value !== null && value !== undefined && (!log || value > 0));
 		let low = 0;
 		let high = Math.max(1, ...values) * 1.1;
@@ -362,29 +442,41 @@
 		for (const tick of ticks) {
 			svg.append(svgElement('line', { class: 'grid', x1: 40, x2: 595, y1: y(tick), y2: y(tick) }));
 			const label = svgElement('text', { class: 'axis', x: 2, y: y(tick) + 3 });
-			label.textContent = log ? seconds(tick) : (tick < 10 ? tick.toFixed(1) : tick.toFixed(0));
+			label.textContent = log ? seconds(tick)
+				: (kind === 'count' ? Math.round(tick).toString() : (tick < 10 ? tick.toFixed(1) : tick.toFixed(0)) + '/s');
 			svg.append(label);
 		}
 		const spanLabel = svgElement('text', { class: 'axis', x: 595, y: 158, 'text-anchor': 'end' });
 		spanLabel.textContent = 'last ' + Math.round(span / 60000) + ' min';
 		svg.append(spanLabel);
+		const drawable = (value) => value !== null && value !== undefined && (!log || value > 0);
 		for (const line of series) {
 			let path = '';
 			let pen = 'M';
-			for (const sample of samples) {
-				const value = sample[line.key];
-				if (value === null || value === undefined || (log && value <= 0)) {
+			samples.forEach((sample, i) => {
+				const value = valueOf(sample[line.key]);
+				if (!drawable(value)) {
 					pen = 'M';
-					continue;
+					return;
 				}
-				path += pen + x(sample.time).toFixed(1) + ' ' + y(value).toFixed(1) + ' ';
+				const px = x(sample.time).toFixed(1);
+				const py = y(value).toFixed(1);
+				const before = i > 0 && drawable(valueOf(samples[i - 1][line.key]));
+				const after = i + 1 < samples.length && drawable(valueOf(samples[i + 1][line.key]));
+				if (!before && !after) {
+					const point = svgElement('circle', { class: 'point', cx: px, cy: py, r: 2.5 });
+					point.style.fill = line.color;
+					svg.append(point);
+				}
+				path += pen + px + ' ' + py + ' ';
 				pen = 'L';
-			}
+			});
 			const drawn = svgElement('path', { class: 'series', d: path.trim(), 'data-series': line.key });
 			drawn.style.stroke = line.color;
 			svg.append(drawn);
 			const last = samples.length ? samples[samples.length - 1][line.key] : null;
-			legend.querySelector('[data-series="' + line.key + '"] b').textContent = log ? seconds(last) : perSecond(last);
+			legend.querySelector('[data-series="' + line.key + '"] b').textContent = log ? estimate(last)
+				: (kind === 'count' ? count(last) : perSecond(last));
 		}
 	}
 

@@ -109,7 +109,22 @@ class DashboardBrowserTests {
 			assertThat(browser.attribute(adds, "d")).isNotEqualTo(before).isNotEmpty();
 			assertThat(browser.text("[data-queue=deployments] [data-series=addsPerSecond] b")).isNotEqualTo("–");
 			assertThat(browser.text("[data-queue=deployments] [data-field=adds]")).isNotEqualTo("0");
+			assertThat(browser.text("[data-queue=deployments] [data-series=workDurationP50] b")).isNotEqualTo("–");
 		});
+		// Quantiles read as what the buckets know: no nanoseconds, no negative times;
+		// every
+		// chart's axis says its unit.
+		for (String legend : browser.findAll("[data-queue=deployments] .legend")
+			.stream()
+			.map((element) -> element.getText())
+			.toList()) {
+			assertThat(legend).doesNotContainPattern("[0-9] ns").doesNotContain("−");
+		}
+		assertThat(browser.findAll("[data-queue=deployments] [data-chart=rates] text.axis").get(0).getText())
+			.endsWith("/s");
+		assertThat(Integer.parseInt(browser.attribute("[data-queue=deployments] [data-chart=depth]", "data-samples")))
+			.isPositive();
+		assertThat(browser.text("[data-queue=deployments] [data-field=health]")).isNotEmpty();
 		assertThat(browser.consoleErrors()).as("console errors").isEmpty();
 	}
 
@@ -126,6 +141,12 @@ class DashboardBrowserTests {
 		await().ignoreExceptions()
 			.atMost(Duration.ofSeconds(10))
 			.until(() -> browser.text("[data-queue=deployments] [data-field=state]").equals("paused here"));
+		// Paused with keys queued: trouble, shown first.
+		put(sample, "/api/deployments/held", "{\"replicas\":1}");
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(10))
+			.until(() -> browser.text("[data-queue=deployments] [data-field=health]").equals("paused with a backlog"));
+		assertThat(browser.findAll("section.queue").get(0).getAttribute("data-queue")).isEqualTo("deployments");
 		browser.find("[data-queue=deployments] [data-action=resume]").click();
 		await().ignoreExceptions().atMost(Duration.ofSeconds(10)).until(() -> !deployments.isPaused());
 		await().ignoreExceptions()

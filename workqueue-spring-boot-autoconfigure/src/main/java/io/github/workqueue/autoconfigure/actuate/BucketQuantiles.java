@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.distribution.CountAtBucket;
 import io.micrometer.core.instrument.distribution.HistogramSnapshot;
 import org.jspecify.annotations.Nullable;
 
+import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.Estimate;
+
 /**
  * Quantiles of the observations a histogram took between two readings of its buckets,
  * estimated as Prometheus's {@code histogram_quantile} does: find the bucket that holds
@@ -14,7 +16,9 @@ import org.jspecify.annotations.Nullable;
  * bound. One refinement: a bucket's upper bound is lowered to the timer's recent maximum
  * when that is smaller, so that work of 1.5s, all in client-go's (1s, 10s] bucket, reads
  * 1.25s at p50 instead of 5.5s. With client-go's buckets (powers of ten) the estimate is
- * otherwise within a bucket's factor of ten.
+ * otherwise within a bucket's factor of ten. Each estimate keeps the bucket it fell in
+ * ({@link Estimate}), so that a reader can show a range, or "below" the lowest bound and
+ * "above" the highest, rather than a made-up precise value.
  */
 final class BucketQuantiles {
 
@@ -56,10 +60,10 @@ final class BucketQuantiles {
 	 * @param now the later reading
 	 * @param before the earlier reading
 	 * @param quantile from 0 to 1
-	 * @return the quantile in seconds, or {@code null} if nothing was observed in between
-	 * or the histogram started over (its counts fell)
+	 * @return the quantile in seconds with its bucket, or {@code null} if nothing was
+	 * observed in between or the histogram started over (its counts fell)
 	 */
-	static @Nullable Double of(@Nullable Buckets now, @Nullable Buckets before, double quantile) {
+	static @Nullable Estimate of(@Nullable Buckets now, @Nullable Buckets before, double quantile) {
 		if (now == null) {
 			return null;
 		}
@@ -79,14 +83,20 @@ final class BucketQuantiles {
 		double rank = quantile * total;
 		for (int i = 0; i < size; i++) {
 			if (cumulative[i] >= rank) {
-				double lower = (i == 0) ? 0 : now.bounds[i - 1];
-				double below = (i == 0) ? 0 : cumulative[i - 1];
+				if (i == 0) {
+					// Under the lowest bound: nothing more is known.
+					return new Estimate(now.bounds[0], null, now.bounds[0]);
+				}
+				double lower = now.bounds[i - 1];
+				double below = cumulative[i - 1];
 				double upper = (now.max > lower) ? Math.min(now.bounds[i], now.max) : now.bounds[i];
 				double inBucket = cumulative[i] - below;
-				return (inBucket <= 0) ? upper : lower + (upper - lower) * (rank - below) / inBucket;
+				double value = (inBucket <= 0) ? upper : lower + (upper - lower) * (rank - below) / inBucket;
+				return new Estimate(value, lower, upper);
 			}
 		}
-		return Math.max(now.bounds[size - 1], now.max);
+		double highest = now.bounds[size - 1];
+		return new Estimate(Math.max(highest, now.max), highest, (now.max > highest) ? now.max : null);
 	}
 
 	/**

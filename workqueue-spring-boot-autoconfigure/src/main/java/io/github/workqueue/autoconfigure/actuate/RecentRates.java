@@ -2,12 +2,14 @@ package io.github.workqueue.autoconfigure.actuate;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import org.jspecify.annotations.Nullable;
@@ -18,11 +20,11 @@ import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.RateSample;
  * The last minutes of each queue's rates and latencies, sampled from the meters the
  * metrics publish ({@code workqueue.adds}, {@code workqueue.retries} and the
  * {@code workqueue.queue.duration} and {@code workqueue.work.duration} histograms), so
- * that the dashboard can draw them the moment it opens. Each {@link #sample(long)} turns
- * the change since the previous one into a {@link RateSample}; quantiles come from the
- * histograms' bucket counts as Prometheus's {@code histogram_quantile} estimates them
- * ({@link BucketQuantiles}). The figures are this instance's: the meters count what this
- * instance did.
+ * that the dashboard can draw them the moment it opens, with the queue's depth at each
+ * sample. Each {@link #sample(long)} turns the change since the previous one into a
+ * {@link RateSample}; quantiles come from the histograms' bucket counts as Prometheus's
+ * {@code histogram_quantile} estimates them ({@link BucketQuantiles}). The figures are
+ * this instance's: the meters count what this instance did.
  *
  * <p>
  * <b>Concurrency.</b> Thread-safe: {@link #sample(long)} (one sampling thread) and
@@ -84,7 +86,7 @@ public final class RecentRates {
 					BucketQuantiles.of(current.latency, before.latency, 0.5),
 					BucketQuantiles.of(current.latency, before.latency, 0.99),
 					BucketQuantiles.of(current.work, before.work, 0.5),
-					BucketQuantiles.of(current.work, before.work, 0.99));
+					BucketQuantiles.of(current.work, before.work, 0.99), depth(name));
 			ArrayDeque<RateSample> queue = this.samples.computeIfAbsent(name, (n) -> new ArrayDeque<>());
 			queue.addLast(sample);
 			while (queue.size() > this.capacity) {
@@ -112,6 +114,20 @@ public final class RecentRates {
 		Timer work = this.registry.find("workqueue.work.duration").tag("name", name).timer();
 		return new Previous(millis, count("workqueue.adds", name), (work != null) ? work.count() : 0,
 				count("workqueue.retries", name), BucketQuantiles.buckets(latency), BucketQuantiles.buckets(work));
+	}
+
+	/**
+	 * The queue's depth: queue-wide for a Redis queue (the sum over priorities of
+	 * {@code workqueue.shared.depth}, as last read from Redis), else
+	 * {@code workqueue.depth}; {@code null} without either gauge.
+	 */
+	private @Nullable Double depth(String name) {
+		Collection<Gauge> shared = this.registry.find("workqueue.shared.depth").tag("name", name).gauges();
+		if (!shared.isEmpty()) {
+			return shared.stream().mapToDouble(Gauge::value).sum();
+		}
+		Gauge depth = this.registry.find("workqueue.depth").tag("name", name).gauge();
+		return (depth != null) ? depth.value() : null;
 	}
 
 	private double count(String meter, String name) {

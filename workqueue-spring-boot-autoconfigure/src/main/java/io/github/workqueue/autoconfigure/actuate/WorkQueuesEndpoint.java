@@ -309,16 +309,35 @@ public class WorkQueuesEndpoint {
 	 * @param addsPerSecond adds per second
 	 * @param completionsPerSecond items finished ({@code done}) per second
 	 * @param retriesPerSecond delayed and rate-limited adds per second
-	 * @param queueLatencyP50 median seconds items waited before a {@code get}, or
-	 * {@code null} if none was taken
+	 * @param queueLatencyP50 median seconds items waited before a {@code get}, with the
+	 * bucket it was estimated in, or {@code null} if none was taken
 	 * @param queueLatencyP99 99th percentile of the same
-	 * @param workDurationP50 median seconds from {@code get} to {@code done}, or
-	 * {@code null} if none finished
+	 * @param workDurationP50 median seconds from {@code get} to {@code done}, with its
+	 * bucket, or {@code null} if none finished
 	 * @param workDurationP99 99th percentile of the same
+	 * @param depth the queue's depth at the sample (queue-wide for a Redis queue, as last
+	 * read from Redis), or {@code null} if not known
 	 */
 	public record RateSample(long time, double addsPerSecond, double completionsPerSecond, double retriesPerSecond,
-			@Nullable Double queueLatencyP50, @Nullable Double queueLatencyP99, @Nullable Double workDurationP50,
-			@Nullable Double workDurationP99) {
+			@Nullable Estimate queueLatencyP50, @Nullable Estimate queueLatencyP99, @Nullable Estimate workDurationP50,
+			@Nullable Estimate workDurationP99, @Nullable Double depth) {
+
+	}
+
+	/**
+	 * A quantile estimated from a histogram's buckets, and the bucket it fell in: a
+	 * reader shows a range, or "below" and "above" at the edges, rather than a made-up
+	 * value.
+	 *
+	 * @param value the estimate in seconds: interpolated within the bucket, the lowest
+	 * bound when below it, the recent maximum (or the highest bound) when above every
+	 * bound
+	 * @param lower the bucket's lower end in seconds, or {@code null} below the lowest
+	 * bound
+	 * @param upper the bucket's upper end in seconds (lowered to the recent maximum), or
+	 * {@code null} above the highest bound with no maximum known
+	 */
+	public record Estimate(double value, @Nullable Double lower, @Nullable Double upper) {
 
 	}
 
