@@ -237,6 +237,8 @@
 				chart('Work duration, seconds, log scale (this instance)', 'work', WORK)),
 			element('details', { open: '', 'data-section': 'in-flight' }, element('summary', {}, 'In flight'),
 				element('div', { 'data-field': 'lease-list' })),
+			element('details', { open: '', 'data-section': 'instances', hidden: '' }, element('summary', {}, 'Instances'),
+				element('div', { 'data-field': 'instance-list' })),
 			element('details', { open: '', 'data-section': 'parked' }, element('summary', {}, 'Parked'),
 				element('div', { 'data-field': 'parked-list' })));
 		return { section, pause, resume, pauseEverywhere, resumeEverywhere, lastLeases: null, lastParked: null,
@@ -329,6 +331,7 @@
 		draw(section.querySelector('[data-chart="latency"]'), history.get(name), WAITS, 'seconds');
 		draw(section.querySelector('[data-chart="work"]'), history.get(name), WORK, 'seconds');
 		leases(name, entry, queue);
+		instances(entry, shared);
 		parked(name, entry, shared);
 		markStale(section, unreachable ? unreachable + ': queue-wide figures stale since '
 			+ clock(shared.unreachableSinceMillis) : null);
@@ -424,7 +427,8 @@
 		const values = samples.flatMap((sample) => series.map((line) => valueOf(sample[line.key])))
 			.filter((value) => value !== null && value !== undefined && (!log || value > 0));
 		let low = 0;
-		let high = Math.max(1, ...values) * 1.1;
+		// Counts are whole: an even top, so that the middle tick is whole too.
+		let high = kind === 'count' ? 2 * Math.ceil(Math.max(1, ...values) * 1.1 / 2) : Math.max(1, ...values) * 1.1;
 		if (log) {
 			low = values.length ? Math.pow(10, Math.floor(Math.log10(Math.min(...values)))) : 1e-3;
 			high = values.length ? Math.pow(10, Math.ceil(Math.log10(Math.max(...values)))) : 1;
@@ -518,11 +522,42 @@
 		target.replaceChildren(table(['Item', 'Holder', 'Lease age', 'Expires'], sorted.map((lease) =>
 			element('tr', { 'data-item': lease.item, class: lease.expiresInSeconds < 0 ? 'expired' : '' },
 				element('td', { class: 'item' }, lease.item),
-				element('td', {}, lease.holder + (lease.holder === shared.instance ? ' (this instance)' : '')),
+				element('td', {}, lease.holder + (lease.holder === shared.instance ? ' (this instance)'
+					: (notSeen(shared, lease.holder) ? ' (not seen for ' + (notSeen(shared, lease.holder).lastSeenSecondsAgo
+						? seconds(notSeen(shared, lease.holder).lastSeenSecondsAgo) : 'a while') + ')' : ''))),
 				element('td', { class: 'num' }, seconds(lease.leaseAgeSeconds)),
 				element('td', { class: 'num' }, lease.expiresInSeconds < 0
 					? 'expired ' + seconds(-lease.expiresInSeconds) + ' ago, awaiting redelivery (holder not renewing)'
 					: 'in ' + seconds(lease.expiresInSeconds))))));
+	}
+
+	// An instance not seen for this long (it writes a heartbeat a second) is likely gone.
+	const NOT_SEEN_SECONDS = 5;
+
+	function notSeen(shared, holder) {
+		const instance = (shared.instances || []).find((candidate) => candidate.holder === holder);
+		return !instance || instance.lastSeenSecondsAgo > NOT_SEEN_SECONDS ? instance || {} : null;
+	}
+
+	function instances(entry, shared) {
+		const details = entry.section.querySelector('[data-section="instances"]');
+		details.hidden = !shared;
+		if (!shared) {
+			return;
+		}
+		const list = shared.instances || [];
+		details.querySelector('summary').textContent = 'Instances (' + list.length + ')';
+		entry.section.querySelector('[data-field="instance-list"]').replaceChildren(list.length === 0
+			? element('p', { class: 'empty' }, 'No instance has reported yet.')
+			: table(['Instance', 'In flight', 'Waiting in get', 'Leased ahead', 'Last seen'], list.map((instance) =>
+				element('tr', { 'data-instance': instance.holder,
+					class: instance.lastSeenSecondsAgo > NOT_SEEN_SECONDS ? 'expired' : '' },
+				element('td', { class: 'item' }, instance.holder + (instance.holder === shared.instance ? ' (this instance)' : '')),
+				element('td', { class: 'num' }, count(instance.inFlight)),
+				element('td', { class: 'num' }, count(instance.waitingInGet)),
+				element('td', { class: 'num' }, count(instance.leasedAhead)),
+				element('td', { class: 'num' }, seconds(Math.max(0, instance.lastSeenSecondsAgo)) + ' ago'
+					+ (instance.lastSeenSecondsAgo > NOT_SEEN_SECONDS ? ' (not seen: stopped or cut off?)' : ''))))));
 	}
 
 	function parked(name, entry, shared) {

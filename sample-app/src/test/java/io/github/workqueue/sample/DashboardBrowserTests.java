@@ -288,7 +288,12 @@ class DashboardBrowserTests {
 				.build(ItemCodec.strings());
 			other.add("acme.abandoned");
 			assertThat(other.get(Duration.ofSeconds(5))).contains("acme.abandoned");
-			// No more renewals and no give-back, as from a killed instance.
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> other.instances()
+					.stream()
+					.anyMatch((instance) -> instance.holder().equals("stopped-instance")));
+			// No more renewals or heartbeats, and no give-back, as from a killed
+			// instance.
 			connection.close();
 			browser.open(url(sample, PAGE));
 			String row = "[data-queue=deployments] [data-field=lease-list] tr[data-item='acme.abandoned']";
@@ -299,6 +304,14 @@ class DashboardBrowserTests {
 				.containsPattern("expired [0-9.]+ (s|ms) ago")
 				.doesNotContainPattern("[0-9] ns")
 				.doesNotContain("−");
+			// Its heartbeat stopped too: the instances list and the lease say it is not
+			// seen.
+			await().ignoreExceptions()
+				.atMost(Duration.ofSeconds(15))
+				.until(() -> browser.text(row).contains("not seen for"));
+			assertThat(browser
+				.text("[data-queue=deployments] [data-field=instance-list] tr[data-instance='stopped-instance']"))
+				.contains("not seen");
 			browser.screenshot(Path.of("target", "dashboard-expired-lease.png"));
 			assertThat(browser.consoleErrors()).as("console errors").isEmpty();
 		}

@@ -240,6 +240,14 @@ public interface RedisQueue<T>
 	Optional<QueueWidePause> pausedEverywhere();
 
 	/**
+	 * Lists the instances serving the queue, from the heartbeat each writes every second
+	 * while it runs: an instance shut down is gone; one that died or lost Redis shows a
+	 * {@link QueueInstance#lastSeen()} that ages, until it is forgotten after an hour.
+	 * @return the instances, by holder name
+	 */
+	List<QueueInstance> instances();
+
+	/**
 	 * Since when this instance finds Redis unreachable: set at the first failed call of
 	 * an outage (the one logged at WARN), cleared at the first call answered after it
 	 * (logged at INFO). Reads no Redis, so that a health check or an operations view can

@@ -532,6 +532,16 @@ final class Batcher {
 		return null;
 	}
 
+	/** How many leases taken ahead wait in the buffer now. */
+	synchronized int leasedAhead() {
+		return this.buffer.size();
+	}
+
+	/** How many threads wait in {@code take} now. */
+	synchronized int waitingTakers() {
+		return countTakers();
+	}
+
 	/**
 	 * The leases taken ahead that wait in the buffer, for the renewer, after giving back
 	 * those that waited a whole lease duration: no thread took them for that long (the

@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -24,6 +26,7 @@ import io.github.workqueue.redis.LateDoneOutcome;
 import io.github.workqueue.redis.Lease;
 import io.github.workqueue.redis.RedisQueue;
 import io.github.workqueue.redis.RedisQueueStats;
+import io.github.workqueue.redis.QueueInstance;
 import io.github.workqueue.redis.QueueWidePause;
 import io.github.workqueue.redis.UnconfirmedAddException;
 import io.github.workqueue.redis.UnreplicatedWriteException;
@@ -58,6 +61,11 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	private static final System.Logger logger = System.getLogger(RedisQueue.class.getName());
 
 	private static final ObjectMapper JSON = new ObjectMapper();
+
+	/**
+	 * How long the heartbeat of an instance not seen is listed before it is forgotten.
+	 */
+	private static final Duration FORGET_INSTANCES_AFTER = Duration.ofHours(1);
 
 	private final String name;
 
@@ -158,6 +166,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.renewer.start(settings.leaseDuration());
 		this.stallWatch = new StallWatch(this.name, this.batcher, this.link, this.metrics);
 		this.renewer.everySecond(this.stallWatch::check);
+		this.renewer.everySecond(this::heartbeat);
 		this.link.beforeClose(this.batcher::awaitPendingDones);
 	}
 
@@ -596,6 +605,37 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		}
 	}
 
+	/**
+	 * Writes this instance's heartbeat: what it holds and waits for now. Never waits for
+	 * Redis (a heartbeat lost in an outage is written again a second later).
+	 */
+	private void heartbeat() {
+		if (!this.shuttingDown) {
+			this.link.hashSetQuietly(this.shards.keys(0).instances(), this.holder, System.currentTimeMillis() + " "
+					+ this.held.count() + " " + this.batcher.waitingTakers() + " " + this.batcher.leasedAhead());
+		}
+	}
+
+	@Override
+	public List<QueueInstance> instances() {
+		String key = this.shards.keys(0).instances();
+		Map<String, String> beats = this.link.hashGetAll(key);
+		long forgetBefore = System.currentTimeMillis() - FORGET_INSTANCES_AFTER.toMillis();
+		List<QueueInstance> instances = new ArrayList<>();
+		for (Map.Entry<String, String> beat : beats.entrySet()) {
+			String[] fields = beat.getValue().split(" ");
+			long seen = Long.parseLong(fields[0]);
+			if (seen < forgetBefore) {
+				this.link.hashDeleteQuietly(key, beat.getKey());
+				continue;
+			}
+			instances.add(new QueueInstance(beat.getKey(), Integer.parseInt(fields[1]), Integer.parseInt(fields[2]),
+					Integer.parseInt(fields[3]), Instant.ofEpochMilli(seen)));
+		}
+		instances.sort(Comparator.comparing(QueueInstance::holder));
+		return instances;
+	}
+
 	@Override
 	public Optional<Instant> unreachableSince() {
 		return this.outage.since();
@@ -772,7 +812,12 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 */
 	@Override
 	public void shutDown() {
+		boolean first = !this.shuttingDown;
 		this.shuttingDown = true;
+		if (first) {
+			// Gone from the instances list at once, not after its heartbeat ages.
+			this.link.hashDeleteQuietly(this.shards.keys(0).instances(), this.holder);
+		}
 		this.batcher.shutDown();
 		synchronized (this.drainMonitor) {
 			this.shutDownCalls++;

@@ -104,6 +104,11 @@ final class HeldLeases<T> {
 		return this.byItem.isEmpty();
 	}
 
+	/** How many leases are held now. */
+	int count() {
+		return this.byItem.values().stream().mapToInt(List::size).sum();
+	}
+
 	/**
 	 * Returns every lease held now.
 	 * @return the leases, in no particular order

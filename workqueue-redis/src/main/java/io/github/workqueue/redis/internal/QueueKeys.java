@@ -18,12 +18,16 @@ final class QueueKeys {
 	 */
 	private final String failedAttempts;
 
+	/** Each instance's heartbeat; written and read by plain commands. */
+	private final String instances;
+
 	/**
 	 * @param tag the shard's hash tag, without braces
 	 */
 	QueueKeys(String tag) {
 		String prefix = "{" + tag + "}:";
 		this.failedAttempts = prefix + "attempts";
+		this.instances = prefix + "instances";
 		this.keys = new String[SUFFIXES.length];
 		for (int i = 0; i < SUFFIXES.length; i++) {
 			this.keys[i] = prefix + SUFFIXES[i];
@@ -48,6 +52,10 @@ final class QueueKeys {
 
 	String failedAttempts() {
 		return this.failedAttempts;
+	}
+
+	String instances() {
+		return this.instances;
 	}
 
 	String parked() {

@@ -577,6 +577,39 @@ public final class RedisLink implements AutoCloseable {
 	}
 
 	/**
+	 * Sets a hash field without waiting for the reply. Not connected yet, it connects on
+	 * a helper thread (unless a connect is under way) and sets it there; a failure is
+	 * dropped. For figures that the next call writes again (a heartbeat).
+	 */
+	void hashSetQuietly(String key, String field, String value) {
+		Commands current = this.commands;
+		if (current != null) {
+			current.asyncHashes().hset(key, field, value);
+		}
+		else if (!isConnecting() && !isClosed()) {
+			helpers().execute(() -> {
+				try {
+					commands().asyncHashes().hset(key, field, value);
+				}
+				catch (RedisException ex) {
+					// Written again a second later.
+				}
+			});
+		}
+	}
+
+	/**
+	 * Deletes hash fields without waiting for the reply, if connected; otherwise does
+	 * nothing.
+	 */
+	void hashDeleteQuietly(String key, String... fields) {
+		Commands current = this.commands;
+		if (current != null) {
+			current.asyncHashes().hdel(key, fields);
+		}
+	}
+
+	/**
 	 * Passes a hint on to another instance: one more element on the wake-up list. Called
 	 * on Lettuce's event loop: never connects, and a hint that finds no connection is
 	 * lost (the other instances poll within their longest block).

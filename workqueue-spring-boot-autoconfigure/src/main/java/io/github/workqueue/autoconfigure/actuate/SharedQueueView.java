@@ -21,11 +21,13 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.ClassUtils;
 
+import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.InstanceDescriptor;
 import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.LeaseDescriptor;
 import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.PauseDescriptor;
 import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.SharedDescriptor;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.redis.InFlightItem;
+import io.github.workqueue.redis.QueueInstance;
 import io.github.workqueue.redis.RedisQueue;
 import io.github.workqueue.redis.RedisQueueStats;
 
@@ -200,13 +202,13 @@ final class SharedQueueView {
 			Reading known = this.last;
 			if (known == null) {
 				return new Reading(new SharedDescriptor(null, 0, null, null, null, null, null, List.of(), Map.of(), why,
-						sinceMillis, null), Map.of(), Map.of());
+						sinceMillis, null, List.of()), Map.of(), Map.of());
 			}
 			SharedDescriptor shared = known.shared();
 			return new Reading(
 					new SharedDescriptor(shared.instance(), shared.shards(), shared.queued(), shared.waiting(),
 							shared.inFlight(), shared.redeliveries(), shared.rejectedDones(), shared.leases(),
-							shared.parked(), why, sinceMillis, shared.pausedEverywhere()),
+							shared.parked(), why, sinceMillis, shared.pausedEverywhere(), shared.instances()),
 					known.depthByPriority(), known.depthByFairnessKey());
 		}
 
@@ -239,8 +241,14 @@ final class SharedQueueView {
 					redis.parked(), null, null,
 					redis.pausedEverywhere()
 						.map((pause) -> new PauseDescriptor(pause.by(), pause.since().toEpochMilli()))
-						.orElse(null));
+						.orElse(null),
+					redis.instances().stream().map(Redis::instance).toList());
 			return new Reading(shared, redis.lenByPriority(), redis.lenByFairnessKey());
+		}
+
+		private static InstanceDescriptor instance(QueueInstance instance) {
+			return new InstanceDescriptor(instance.holder(), instance.inFlight(), instance.waitingInGet(),
+					instance.leasedAhead(), seconds(Duration.between(instance.lastSeen(), Instant.now())));
 		}
 
 		private static LeaseDescriptor lease(InFlightItem item) {

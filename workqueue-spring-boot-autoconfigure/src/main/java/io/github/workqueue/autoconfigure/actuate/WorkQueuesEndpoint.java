@@ -284,11 +284,28 @@ public class WorkQueuesEndpoint {
 	 * read, or {@code null}
 	 * @param pausedEverywhere the queue-wide pause, or {@code null} if the queue is not
 	 * paused on every instance
+	 * @param instances the instances serving the queue, from their heartbeats
 	 */
 	public record SharedDescriptor(@Nullable String instance, int shards, @Nullable Long queued, @Nullable Long waiting,
 			@Nullable Long inFlight, @Nullable Long redeliveries, @Nullable Long rejectedDones,
 			List<LeaseDescriptor> leases, Map<String, String> parked, @Nullable String unreachable,
-			@Nullable Long unreachableSinceMillis, @Nullable PauseDescriptor pausedEverywhere) {
+			@Nullable Long unreachableSinceMillis, @Nullable PauseDescriptor pausedEverywhere,
+			List<InstanceDescriptor> instances) {
+
+	}
+
+	/**
+	 * An instance serving a Redis queue, from its last heartbeat.
+	 *
+	 * @param holder how it appears as a lease holder
+	 * @param inFlight the items its threads hold leases on
+	 * @param waitingInGet its threads waiting in {@code get}
+	 * @param leasedAhead the items it leased ahead of them
+	 * @param lastSeenSecondsAgo how long ago it wrote its heartbeat (it writes one a
+	 * second), on this instance's clock
+	 */
+	public record InstanceDescriptor(String holder, int inFlight, int waitingInGet, int leasedAhead,
+			double lastSeenSecondsAgo) {
 
 	}
 
