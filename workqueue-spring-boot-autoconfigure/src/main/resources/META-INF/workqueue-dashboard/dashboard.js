@@ -214,8 +214,8 @@
 		resumeEverywhere.addEventListener('click', () => write(name, { action: 'resume-everywhere' },
 			'Resumed ' + name + ' on every instance.'));
 		const queueWide = element('dl');
-		['Depth', 'Waiting', 'In flight', 'Parked', 'Redelivered'].forEach((label, i) => figure(queueWide, label,
-			['depth', 'waiting', 'inFlight', 'parked', 'redeliveries'][i]));
+		['Depth', 'Waiting', 'In flight', 'Dead letters', 'Redelivered'].forEach((label, i) => figure(queueWide, label,
+			['depth', 'waiting', 'inFlight', 'deadLetters', 'redeliveries'][i]));
 		const here = element('dl');
 		['Workers', 'Processing', 'Longest', 'Adds', 'Retries', 'Given up'].forEach((label, i) => figure(here, label,
 			['workers', 'processing', 'longest', 'adds', 'retries', 'givenUp'][i]));
@@ -239,8 +239,8 @@
 				element('div', { 'data-field': 'lease-list' })),
 			element('details', { open: '', 'data-section': 'instances', hidden: '' }, element('summary', {}, 'Instances'),
 				element('div', { 'data-field': 'instance-list' })),
-			element('details', { open: '', 'data-section': 'parked' }, element('summary', {}, 'Parked'),
-				element('div', { 'data-field': 'parked-list' })));
+			element('details', { open: '', 'data-section': 'dead-letters' }, element('summary', {}, 'Dead letters'),
+				element('div', { 'data-field': 'dead-letter-list' })));
 		return { section, pause, resume, pauseEverywhere, resumeEverywhere, lastLeases: null, lastParked: null,
 			trouble: 0 };
 	}
@@ -314,7 +314,7 @@
 		set(section, 'depth', count(queue.depth));
 		set(section, 'waiting', count(queue.waiting));
 		set(section, 'inFlight', count(shared ? shared.inFlight : (workers ? workers.processing : null)));
-		set(section, 'parked', shared ? count(Object.keys(shared.parked).length) : '–');
+		set(section, 'deadLetters', count(queue.deadLetterCount));
 		set(section, 'redeliveries', shared ? count(shared.redeliveries) : '–');
 		set(section, 'workers', workers ? workers.live + ' of ' + workers.configured : '–');
 		set(section, 'processing', workers ? count(workers.processing) : '–');
@@ -332,7 +332,7 @@
 		draw(section.querySelector('[data-chart="work"]'), history.get(name), WORK, 'seconds');
 		leases(name, entry, queue);
 		instances(entry, shared);
-		parked(name, entry, shared);
+		deadLetters(name, entry, queue);
 		markStale(section, unreachable ? unreachable + ': queue-wide figures stale since '
 			+ clock(shared.unreachableSinceMillis) : null);
 		const problem = trouble(queue, history.get(name) || []);
@@ -560,44 +560,59 @@
 					+ (instance.lastSeenSecondsAgo > NOT_SEEN_SECONDS ? ' (not seen: stopped or cut off?)' : ''))))));
 	}
 
-	function parked(name, entry, shared) {
-		const target = entry.section.querySelector('[data-field="parked-list"]');
-		const summary = entry.section.querySelector('[data-section="parked"] summary');
-		if (!shared) {
-			summary.textContent = 'Parked';
-			target.replaceChildren(element('p', { class: 'empty' },
-				'Only a Redis queue parks items; this queue gives them up after max-retries and counts them.'));
-			return;
-		}
-		const items = Object.entries(shared.parked);
-		summary.textContent = 'Parked (' + items.length + ')';
-		const key = JSON.stringify(items);
+	// The items that left without success: given up by the workers, and on Redis parked.
+	function deadLetters(name, entry, queue) {
+		const target = entry.section.querySelector('[data-field="dead-letter-list"]');
+		const summary = entry.section.querySelector('[data-section="dead-letters"] summary');
+		const letters = queue.deadLetters || [];
+		summary.textContent = 'Dead letters (' + count(queue.deadLetterCount) + ')';
+		const key = JSON.stringify(letters);
 		if (key === entry.lastParked) {
 			return;
 		}
 		entry.lastParked = key;
-		if (items.length === 0) {
-			target.replaceChildren(element('p', { class: 'empty' }, 'No parked item.'));
+		if (letters.length === 0) {
+			target.replaceChildren(element('p', { class: 'empty' },
+				'No dead letter: nothing was given up' + (queue.shared ? ' or parked.' : '.')));
 			return;
 		}
-		if (!writes) {
-			target.replaceChildren(table(['Item', 'Reason'], items.map(([item, reason]) =>
-				element('tr', { 'data-item': item }, element('td', { class: 'item' }, item), element('td', {}, reason)))));
-			return;
-		}
-		target.replaceChildren(table(['Item', 'Reason', ''], items.map(([item, reason]) => {
-			const requeue = element('button', { type: 'button', 'data-action': 'requeue-parked' }, 'Requeue');
-			const drop = element('button', { type: 'button', class: 'danger', 'data-action': 'drop-parked' }, 'Drop');
-			requeue.addEventListener('click', () => write(name, { action: 'requeue-parked', item },
-				'Requeued ' + item + ' in ' + name + '.'));
-			drop.addEventListener('click', () => {
-				if (window.confirm('Drop the parked item ' + item + ' from ' + name + ' for good?')) {
-					write(name, { action: 'drop-parked', item }, 'Dropped ' + item + ' from ' + name + '.');
+		const headings = ['Item', 'Why', 'Attempts', 'Last error', 'When'];
+		const rows = letters.map((letter) => {
+			const cells = [element('td', { class: 'item' }, letter.item), element('td', {}, letter.reason),
+				element('td', { class: 'num' }, letter.attempts > 0 ? String(letter.attempts) : '–'),
+				element('td', { class: 'error' }, letter.lastError || '–'),
+				element('td', { class: 'num' }, letter.atMillis ? clock(letter.atMillis) : '–')];
+			if (writes) {
+				const requeue = element('button', { type: 'button', 'data-action': 'requeue-dead-letter' }, 'Requeue');
+				const drop = element('button', { type: 'button', class: 'danger', 'data-action': 'drop-dead-letter' }, 'Drop');
+				requeue.addEventListener('click', () => write(name, { action: 'requeue-dead-letter', item: letter.item },
+					'Requeued ' + letter.item + ' in ' + name + '.'));
+				drop.addEventListener('click', () => {
+					if (window.confirm('Drop the dead letter ' + letter.item + ' of ' + name + ' for good?')) {
+						write(name, { action: 'drop-dead-letter', item: letter.item },
+							'Dropped ' + letter.item + ' from ' + name + '.');
+					}
+				});
+				cells.push(element('td', {}, requeue, ' ', drop));
+			}
+			return element('tr', { 'data-item': letter.item }, ...cells);
+		});
+		const parts = [table(writes ? [...headings, ''] : headings, rows)];
+		if (writes) {
+			const requeueAll = element('button', { type: 'button', 'data-action': 'requeue-all-dead-letters' },
+				'Requeue all listed');
+			const dropAll = element('button', { type: 'button', class: 'danger', 'data-action': 'drop-all-dead-letters' },
+				'Drop all listed');
+			requeueAll.addEventListener('click', () => write(name, { action: 'requeue-dead-letter', item: '*' },
+				'Requeued the dead letters of ' + name + '.'));
+			dropAll.addEventListener('click', () => {
+				if (window.confirm('Drop every listed dead letter of ' + name + ' for good?')) {
+					write(name, { action: 'drop-dead-letter', item: '*' }, 'Dropped the dead letters of ' + name + '.');
 				}
 			});
-			return element('tr', { 'data-item': item }, element('td', { class: 'item' }, item),
-				element('td', {}, reason), element('td', {}, requeue, ' ', drop));
-		})));
+			parts.push(element('div', { class: 'bulk' }, requeueAll, ' ', dropAll));
+		}
+		target.replaceChildren(...parts);
 	}
 
 	// Every card's figures are as of the last read that answered.

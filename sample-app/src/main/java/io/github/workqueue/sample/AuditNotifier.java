@@ -44,7 +44,7 @@ public class AuditNotifier {
 	@EventListener
 	public void onGivenUp(ItemGivenUpEvent event) {
 		this.deadLetters.add(event.getQueueName() + ":" + event.getItem());
-		logger.warn("Parked " + event.getItem() + " from queue " + event.getQueueName() + " after "
+		logger.warn("Gave up " + event.getItem() + " from queue " + event.getQueueName() + " after "
 				+ event.getAttempts() + " attempts: " + event.getFailure().getMessage());
 	}
 

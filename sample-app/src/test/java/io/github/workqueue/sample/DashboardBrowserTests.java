@@ -41,12 +41,13 @@ import static org.awaitility.Awaitility.await;
 /**
  * The dashboard in a real browser (headless Chromium), on the sample as users run it: the
  * page loads without a console error and shows the sample's queues, its charts move while
- * items flow, pause and resume work, a parked item on Redis is requeued and dropped, a
- * pause everywhere holds another instance until resumed everywhere, a lease whose holder
- * stopped renewing says how long ago it expired, a Redis outage shows stale figures with
- * the actions disabled (the endpoint and health answering within their bounds) and clears
- * when Redis is back, and read-only access shows no write button. Skipped, saying so,
- * where the machine has no Chromium.
+ * items flow, pause and resume work, a parked item on Redis is requeued and dropped,
+ * given-up items are listed as dead letters with their last error and requeued or dropped
+ * in bulk, a pause everywhere holds another instance until resumed everywhere, a lease
+ * whose holder stopped renewing says how long ago it expired, a Redis outage shows stale
+ * figures with the actions disabled (the endpoint and health answering within their
+ * bounds) and clears when Redis is back, and read-only access shows no write button.
+ * Skipped, saying so, where the machine has no Chromium.
  */
 class DashboardBrowserTests {
 
@@ -176,10 +177,10 @@ class DashboardBrowserTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> deployments.isPaused() && deployments.inFlight() == 0);
 		park(prefix, "acme.stuck");
 		park(prefix, "acme.poison");
-		String stuck = "[data-queue=deployments] [data-field=parked-list] tr[data-item='acme.stuck']";
-		String poison = "[data-queue=deployments] [data-field=parked-list] tr[data-item='acme.poison']";
+		String stuck = "[data-queue=deployments] [data-field=dead-letter-list] tr[data-item='acme.stuck']";
+		String poison = "[data-queue=deployments] [data-field=dead-letter-list] tr[data-item='acme.poison']";
 		await().ignoreExceptions().atMost(Duration.ofSeconds(10)).until(() -> !browser.findAll(poison).isEmpty());
-		browser.find(stuck + " [data-action=requeue-parked]").click();
+		browser.find(stuck + " [data-action=requeue-dead-letter]").click();
 		await().ignoreExceptions().atMost(Duration.ofSeconds(10)).until(() -> browser.findAll(stuck).isEmpty());
 		assertThat(browser.text("#message")).contains("Requeued acme.stuck in deployments");
 		assertThat(browser.text("[data-queue=deployments] [data-field=depth]")).isEqualTo("1");
@@ -195,7 +196,7 @@ class DashboardBrowserTests {
 							browser.attribute("[data-queue=deployments] [data-chart=latency]", "data-samples")) >= 8);
 		browser.screenshot(Path.of("target", "dashboard.png"));
 
-		browser.find(poison + " [data-action=drop-parked]").click();
+		browser.find(poison + " [data-action=drop-dead-letter]").click();
 		browser.acceptConfirmation();
 		await().ignoreExceptions().atMost(Duration.ofSeconds(10)).until(() -> browser.findAll(poison).isEmpty());
 		assertThat(((RedisQueue<?>) sample.getBean("deployments")).parked()).isEmpty();
@@ -266,6 +267,43 @@ class DashboardBrowserTests {
 		finally {
 			other.shutDown();
 		}
+	}
+
+	@Test
+	void givenUpItemsShouldBeListedAsDeadLettersToRequeueOrDropInBulk() throws Exception {
+		ConfigurableApplicationContext sample = start();
+		browser.open(url(sample, PAGE));
+		for (String key : List.of("poison-a", "poison-b")) {
+			put(sample, "/api/deployments/" + key, "{\"replicas\":1}");
+		}
+		String list = "[data-queue=audit] [data-field=dead-letter-list]";
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(30))
+			.until(() -> browser.findAll(list + " tr[data-item]").size() == 2);
+		String first = list + " tr[data-item='poison-a']";
+		assertThat(browser.text(first)).contains("gave up after max-retries", "4",
+				"DownstreamException: downstream rejects poison-a");
+		assertThat(browser.text("[data-queue=audit] [data-field=deadLetters]")).isEqualTo("2");
+		assertThat(browser.text("[data-queue=audit] [data-section=dead-letters] summary")).contains("(2)");
+		browser.screenshot(Path.of("target", "dashboard-dead-letters.png"));
+
+		// Requeued, it runs again (and, still rejected, is given up again).
+		AuditNotifier audit = sample.getBean(AuditNotifier.class);
+		browser.find(first + " [data-action=requeue-dead-letter]").click();
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> audit.deadLetters().stream().filter("audit:poison-a"::equals).count() == 2);
+
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(30))
+			.until(() -> browser.findAll(list + " tr[data-item]").size() == 2);
+		browser.find("[data-queue=audit] [data-action=drop-all-dead-letters]").click();
+		browser.acceptConfirmation();
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(10))
+			.until(() -> browser.findAll(list + " tr[data-item]").isEmpty());
+		assertThat(sample.getBean(QueueWorkerRegistry.class).getContainer("audit").deadLetters().deadLetters())
+			.isEmpty();
+		assertThat(browser.consoleErrors()).as("console errors").isEmpty();
 	}
 
 	@Test

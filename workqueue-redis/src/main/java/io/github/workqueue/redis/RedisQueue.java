@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.github.workqueue.core.DeadLetters;
 import io.github.workqueue.core.DeferredDone;
 import io.github.workqueue.core.FailedAttempts;
 import io.github.workqueue.core.LeasedQueue;
@@ -87,7 +88,7 @@ import io.github.workqueue.core.RateLimitingQueue;
  * @param <T> the type of the items
  */
 public interface RedisQueue<T>
-		extends RateLimitingQueue<T>, FailedAttempts<T>, LeasedQueue<T>, DeferredDone<T>, LeasingAhead {
+		extends RateLimitingQueue<T>, FailedAttempts<T>, LeasedQueue<T>, DeferredDone<T>, LeasingAhead, DeadLetters<T> {
 
 	/**
 	 * Starts building a queue.

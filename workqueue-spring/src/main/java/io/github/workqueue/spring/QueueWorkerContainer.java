@@ -3,6 +3,8 @@ package io.github.workqueue.spring;
 import java.time.Duration;
 import java.util.List;
 
+import io.github.workqueue.core.DeadLetters;
+
 /**
  * The running workers of one {@link QueueWorker} method. Made and owned by the
  * {@link QueueWorkerRegistry}; not a bean.
@@ -54,6 +56,17 @@ public interface QueueWorkerContainer {
 	 * @return each item with how long it has been processing
 	 */
 	List<Processing> processing();
+
+	/**
+	 * Returns where the items its workers gave up are kept: the queue's own store for a
+	 * queue that keeps dead letters (Redis, queue-wide), else a store in this process of
+	 * the {@value #DEAD_LETTERS_KEPT} newest.
+	 * @return the dead letters
+	 */
+	DeadLetters<?> deadLetters();
+
+	/** How many dead letters the container keeps for a queue that keeps none itself. */
+	int DEAD_LETTERS_KEPT = 1000;
 
 	/**
 	 * Returns how many worker threads ended unexpectedly (anything but the container's

@@ -15,6 +15,7 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
+import io.github.workqueue.core.DeadLetter;
 import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.FairnessKeyExtractor;
 import io.github.workqueue.core.PrioritizedItem;
@@ -62,6 +63,9 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private static final ObjectMapper JSON = new ObjectMapper();
 
+	/** The most given-up dead letters {@link #deadLetters()} lists. */
+	private static final int MOST_DEAD_LETTERS_LISTED = 1000;
+
 	/**
 	 * How long the heartbeat of an instance not seen is listed before it is forgotten.
 	 */
@@ -100,6 +104,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	private final SharedFailures failures;
 
 	private final ReplicaAck ack;
+
+	private final SharedDeadLetters deadLetters;
 
 	private final OutageLog outage;
 
@@ -159,6 +165,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 				new String[] { this.holder, this.leaseMicros, this.maxRedeliveries }, this.leaseDuration,
 				this.longestBlockNanos, settings.prefetch(), this.outage, this.ack);
 		this.views = new QueueViews(this.link, this.shards, this::now);
+		this.deadLetters = new SharedDeadLetters(this.link, this.shards.keys(0), this::now);
 		this.returns = new LeaseReturns(this.link, this.shards, this::now);
 		this.failures = new SharedFailures(this.link, this.shards, LimiterSpec.of(settings.rateLimiter()), this::now);
 		this.renewer = new LeaseRenewer<>(this.name, this.link, this.shards, this.held, this.batcher::buffered,
@@ -724,6 +731,51 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	public Map<String, String> parked() {
 		this.batcher.awaitDonesAsked();
 		return this.views.parked();
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Kept queue-wide in Redis, at most 10,000 (the oldest dropped past that, with a
+	 * warning).
+	 */
+	@Override
+	public void deadLetter(T item, String reason, int attempts, @Nullable Throwable lastError) {
+		String encoded = encode(item);
+		long dropped = this.deadLetters.keep(encoded, reason, attempts, DeadLetter.describe(lastError));
+		if (dropped > 0) {
+			logger.log(Level.WARNING, "workqueue '" + this.name + "': more than " + SharedDeadLetters.CAPACITY
+					+ " dead letters; dropped the oldest " + dropped);
+		}
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The items given up (newest first, at most 1,000 listed) and then the parked ones.
+	 */
+	@Override
+	public List<DeadLetter> deadLetters() {
+		List<DeadLetter> all = new ArrayList<>(this.deadLetters.newest(MOST_DEAD_LETTERS_LISTED));
+		parked().forEach((encoded, why) -> all.add(new DeadLetter(encoded, "parked: " + why, 0, null, null)));
+		return all;
+	}
+
+	@Override
+	public boolean requeueDeadLetter(String encoded) {
+		if (requeueParked(encoded)) {
+			return true;
+		}
+		if (!this.deadLetters.drop(encoded)) {
+			return false;
+		}
+		this.batcher.add(encoded);
+		return true;
+	}
+
+	@Override
+	public boolean dropDeadLetter(String encoded) {
+		return dropParked(encoded) || this.deadLetters.drop(encoded);
 	}
 
 	@Override

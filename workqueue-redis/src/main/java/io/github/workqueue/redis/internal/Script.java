@@ -21,7 +21,8 @@ public enum Script {
 	BATCH("batch"), ADD_AFTER("addAfter"), ADD_RATE_LIMITED("addRateLimited"), WHEN("when"), RENEW("renew"),
 	RESERVE("reserve"), RELEASE("release"), PARK("park"), UNPARK("unpark"), STATS("stats"), IN_FLIGHT("inFlight"),
 	ADD_WITH("addWith"), LEN("len"), LEN_BY_PRIORITY("lenByPriority"), LEN_BY_FAIRNESS_KEY("lenByFairnessKey"),
-	PAUSE("pause"), PAUSED("paused");
+	PAUSE("pause"), PAUSED("paused"), DEAD_LETTER("deadLetter"), DEAD_LETTERS("deadLetters"),
+	DROP_DEAD_LETTER("dropDeadLetter");
 
 	private final String name;
 

@@ -25,6 +25,7 @@ import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.InstanceDesc
 import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.LeaseDescriptor;
 import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.PauseDescriptor;
 import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.SharedDescriptor;
+import io.github.workqueue.core.DeadLetter;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.redis.InFlightItem;
 import io.github.workqueue.redis.QueueInstance;
@@ -165,9 +166,10 @@ final class SharedQueueView {
 	 * @param shared what Redis holds, marked when it could not be read
 	 * @param depthByPriority ready items per priority
 	 * @param depthByFairnessKey ready items per first fairness key
+	 * @param deadLetters the queue's dead letters, given up then parked
 	 */
 	record Reading(SharedDescriptor shared, Map<Integer, Integer> depthByPriority,
-			Map<String, Integer> depthByFairnessKey) {
+			Map<String, Integer> depthByFairnessKey, List<DeadLetter> deadLetters) {
 
 	}
 
@@ -202,14 +204,14 @@ final class SharedQueueView {
 			Reading known = this.last;
 			if (known == null) {
 				return new Reading(new SharedDescriptor(null, 0, null, null, null, null, null, List.of(), Map.of(), why,
-						sinceMillis, null, List.of()), Map.of(), Map.of());
+						sinceMillis, null, List.of()), Map.of(), Map.of(), List.of());
 			}
 			SharedDescriptor shared = known.shared();
 			return new Reading(
 					new SharedDescriptor(shared.instance(), shared.shards(), shared.queued(), shared.waiting(),
 							shared.inFlight(), shared.redeliveries(), shared.rejectedDones(), shared.leases(),
 							shared.parked(), why, sinceMillis, shared.pausedEverywhere(), shared.instances()),
-					known.depthByPriority(), known.depthByFairnessKey());
+					known.depthByPriority(), known.depthByFairnessKey(), known.deadLetters());
 		}
 
 	}
@@ -243,7 +245,7 @@ final class SharedQueueView {
 						.map((pause) -> new PauseDescriptor(pause.by(), pause.since().toEpochMilli()))
 						.orElse(null),
 					redis.instances().stream().map(Redis::instance).toList());
-			return new Reading(shared, redis.lenByPriority(), redis.lenByFairnessKey());
+			return new Reading(shared, redis.lenByPriority(), redis.lenByFairnessKey(), redis.deadLetters());
 		}
 
 		private static InstanceDescriptor instance(QueueInstance instance) {

@@ -20,6 +20,8 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import io.github.workqueue.autoconfigure.WorkQueueRegistry;
 import io.github.workqueue.spring.QueueWorkerContainer;
 import io.github.workqueue.spring.QueueWorkerRegistry;
+import io.github.workqueue.core.DeadLetter;
+import io.github.workqueue.core.DeadLetters;
 import io.github.workqueue.core.RateLimitingQueue;
 
 /**
@@ -35,6 +37,8 @@ import io.github.workqueue.core.RateLimitingQueue;
 public class WorkQueuesEndpoint {
 
 	private static final int MOST_PROCESSING_LISTED = 100;
+
+	private static final int MOST_DEAD_LETTERS_LISTED = 100;
 
 	private final WorkQueueRegistry queues;
 
@@ -126,6 +130,9 @@ public class WorkQueuesEndpoint {
 		if (verb.equals("requeue-parked") || verb.equals("drop-parked")) {
 			return changeParked(name, queue, verb.equals("requeue-parked"), item);
 		}
+		if (verb.equals("requeue-dead-letter") || verb.equals("drop-dead-letter")) {
+			return changeDeadLetters(name, queue, verb.equals("requeue-dead-letter"), item);
+		}
 		if (verb.equals("pause-everywhere") || verb.equals("resume-everywhere")) {
 			if (!SharedQueueView.isShared(queue)) {
 				throw new InvalidEndpointRequestException(
@@ -146,8 +153,41 @@ public class WorkQueuesEndpoint {
 			case "resume" -> container.resume();
 			default -> throw new InvalidEndpointRequestException(
 					"Unknown action '" + action + "': use \"pause\", \"resume\", \"pause-everywhere\", "
-							+ "\"resume-everywhere\", \"requeue-parked\" or \"drop-parked\"",
+							+ "\"resume-everywhere\", \"requeue-dead-letter\", \"drop-dead-letter\", "
+							+ "\"requeue-parked\" or \"drop-parked\"",
 					"Unknown action");
+		}
+		return describe(name, queue, null);
+	}
+
+	/**
+	 * Requeues or drops a dead letter, or every one listed when the item is {@code "*"}.
+	 */
+	private QueueDescriptor changeDeadLetters(String name, RateLimitingQueue<?> queue, boolean requeue,
+			@Nullable String item) {
+		QueueWorkerContainer container = this.workers.getContainer(name);
+		DeadLetters<?> letters = (container != null) ? container.deadLetters()
+				: (queue instanceof DeadLetters<?> own) ? own : null;
+		if (letters == null) {
+			throw new InvalidEndpointRequestException(
+					"Queue '" + name + "' keeps no dead letters: it has no @QueueWorker and is in memory",
+					"No dead letters");
+		}
+		if (item == null || item.isEmpty()) {
+			throw new InvalidEndpointRequestException(
+					"Missing \"item\": send a dead letter's item as listed in deadLetters, or \"*\" for all",
+					"Missing item");
+		}
+		List<String> items = item.equals("*")
+				? letters.deadLetters().stream().limit(MOST_DEAD_LETTERS_LISTED).map(DeadLetter::item).toList()
+				: List.of(item);
+		boolean any = false;
+		for (String one : items) {
+			any |= requeue ? letters.requeueDeadLetter(one) : letters.dropDeadLetter(one);
+		}
+		if (!any && !item.equals("*")) {
+			throw new InvalidEndpointRequestException(
+					"Item '" + item + "' is not a dead letter of queue '" + name + "'", "Not a dead letter");
 		}
 		return describe(name, queue, null);
 	}
@@ -181,9 +221,11 @@ public class WorkQueuesEndpoint {
 		List<RateSample> recent = (since != null && this.recentRates != null) ? this.recentRates.since(name, since)
 				: null;
 		if (reading == null) {
+			List<DeadLetter> letters = (container != null) ? container.deadLetters().deadLetters() : List.of();
 			return new QueueDescriptor("memory", queue.len(), queue.lenByPriority(), queue.lenByFairnessKey(),
 					queue.waitingLen(), queue.isShuttingDown(), count("workqueue.adds", name), completions(name),
-					count("workqueue.retries", name), queue.rateLimiter().toString(), workers, null, recent);
+					count("workqueue.retries", name), queue.rateLimiter().toString(), workers, null, recent,
+					letters.size(), listed(letters));
 		}
 		// A Redis queue's figures were read together, within a bound (the last ones,
 		// marked,
@@ -192,7 +234,17 @@ public class WorkQueuesEndpoint {
 		return new QueueDescriptor("redis", intOrNull(shared.queued()), reading.depthByPriority(),
 				reading.depthByFairnessKey(), intOrNull(shared.waiting()), queue.isShuttingDown(),
 				count("workqueue.adds", name), completions(name), count("workqueue.retries", name),
-				queue.rateLimiter().toString(), workers, shared, recent);
+				queue.rateLimiter().toString(), workers, shared, recent, reading.deadLetters().size(),
+				listed(reading.deadLetters()));
+	}
+
+	/** The first dead letters, as the endpoint lists them. */
+	private static List<DeadLetterDescriptor> listed(List<DeadLetter> letters) {
+		return letters.stream()
+			.limit(MOST_DEAD_LETTERS_LISTED)
+			.map((letter) -> new DeadLetterDescriptor(letter.item(), letter.reason(), letter.attempts(),
+					letter.lastError(), (letter.at() != null) ? letter.at().toEpochMilli() : null))
+			.toList();
 	}
 
 	/**
@@ -255,11 +307,31 @@ public class WorkQueuesEndpoint {
 	 * @param shared what Redis holds, if the queue is shared on Redis
 	 * @param recent this instance's recent rates and latencies, oldest first, when asked
 	 * for and sampled
+	 * @param deadLetterCount the items kept as dead letters (given up by the workers, and
+	 * on Redis parked)
+	 * @param deadLetters the newest of them, at most 100
 	 */
 	public record QueueDescriptor(String backend, @Nullable Integer depth, Map<Integer, Integer> depthByPriority,
 			Map<String, Integer> depthByFairnessKey, @Nullable Integer waiting, boolean shuttingDown,
 			@Nullable Long adds, @Nullable Long completions, @Nullable Long retries, String rateLimiter,
-			@Nullable WorkersDescriptor workers, @Nullable SharedDescriptor shared, @Nullable List<RateSample> recent) {
+			@Nullable WorkersDescriptor workers, @Nullable SharedDescriptor shared, @Nullable List<RateSample> recent,
+			int deadLetterCount, List<DeadLetterDescriptor> deadLetters) {
+
+	}
+
+	/**
+	 * An item that left its queue without success.
+	 *
+	 * @param item the item, as stored (Redis) or as text: the key to requeue or drop it
+	 * by
+	 * @param reason why it left
+	 * @param attempts the attempts made, 0 where not counted (parked)
+	 * @param lastError the last failure's class and message, or {@code null}
+	 * @param atMillis when it left, in milliseconds since the epoch, or {@code null}
+	 * where not recorded (parked)
+	 */
+	public record DeadLetterDescriptor(String item, String reason, int attempts, @Nullable String lastError,
+			@Nullable Long atMillis) {
 
 	}
 

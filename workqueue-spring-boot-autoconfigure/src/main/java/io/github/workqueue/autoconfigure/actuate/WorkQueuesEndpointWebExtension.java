@@ -20,7 +20,7 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
 public class WorkQueuesEndpointWebExtension {
 
 	private static final List<String> ACTIONS = List.of("pause", "resume", "pause-everywhere", "resume-everywhere",
-			"requeue-parked", "drop-parked");
+			"requeue-dead-letter", "drop-dead-letter", "requeue-parked", "drop-parked");
 
 	private final WorkQueuesEndpoint delegate;
 

@@ -101,7 +101,7 @@ class WorkQueuesEndpointWebTests {
 		assertThat(unknownAction.statusCode()).isEqualTo(400);
 		assertThat(unknownAction.body()).contains("Unknown action 'explode'")
 			.contains(
-					"\"actions\":[\"pause\",\"resume\",\"pause-everywhere\",\"resume-everywhere\",\"requeue-parked\",\"drop-parked\"]");
+					"\"actions\":[\"pause\",\"resume\",\"pause-everywhere\",\"resume-everywhere\",\"requeue-dead-letter\",\"drop-dead-letter\",\"requeue-parked\",\"drop-parked\"]");
 		HttpResponse<String> missingAction = post("/actuator/workqueues/orders", "{}");
 		assertThat(missingAction.statusCode()).isEqualTo(400);
 		assertThat(missingAction.body()).contains("Missing \\\"action\\\"");

@@ -26,6 +26,7 @@ import io.github.workqueue.spring.ItemsUnfinishedAtShutdownEvent;
 import io.github.workqueue.spring.QueueWorkerContainer;
 import io.github.workqueue.spring.WorkContext;
 import io.github.workqueue.spring.WorkResult;
+import io.github.workqueue.core.DeadLetters;
 import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.Clock;
 import io.github.workqueue.core.DeferredDone;
@@ -121,6 +122,9 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	private final LongAdder givenUp = new LongAdder();
 
+	/** Where given-up items are kept: the queue's own store, or one in this process. */
+	private final DeadLetters<Object> deadLetters;
+
 	private final LongAdder replacedWorkers = new LongAdder();
 
 	/**
@@ -154,6 +158,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		this.events = events;
 		this.observer = observer;
 		this.failures = failedAttempts(queue);
+		this.deadLetters = deadLetters(queue);
 		this.slots = new WorkerSlot[workers];
 		for (int i = 0; i < workers; i++) {
 			this.slots[i] = new WorkerSlot();
@@ -164,6 +169,12 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	private static FailedAttempts<Object> failedAttempts(RateLimitingQueue<Object> queue) {
 		return (queue instanceof FailedAttempts<?> shared) ? (FailedAttempts<Object>) shared
 				: new LocalFailedAttempts(queue);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static DeadLetters<Object> deadLetters(RateLimitingQueue<Object> queue) {
+		return (queue instanceof DeadLetters<?> own) ? (DeadLetters<Object>) own
+				: new InProcessDeadLetters(queue, DEAD_LETTERS_KEPT);
 	}
 
 	synchronized void start() {
@@ -590,8 +601,28 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	private void giveUp(Object item, GiveUpReason reason, int attempts, Throwable failure) {
 		this.givenUp.increment();
 		logger.warn("Queue '" + queueName() + "': gave up item '" + item + "' after " + attempts + " attempt(s) ("
-				+ reason + ")", failure);
+				+ reason + "); kept as a dead letter", failure);
+		try {
+			this.deadLetters.deadLetter(item, describe(reason), attempts, failure);
+		}
+		catch (RuntimeException ex) {
+			logger.error("Queue '" + queueName() + "': could not keep the given-up item '" + item
+					+ "' as a dead letter; it is in the log above", ex);
+		}
 		this.events.publishEvent(new ItemGivenUpEvent(queueName(), item, reason, attempts, failure));
+	}
+
+	private static String describe(GiveUpReason reason) {
+		return switch (reason) {
+			case MAX_RETRIES -> "gave up after max-retries";
+			case NOT_RETRYABLE -> "gave up: failed with an exception marked not retryable";
+			case ITEM_TYPE_MISMATCH -> "gave up: not of the type the worker method takes";
+		};
+	}
+
+	@Override
+	public DeadLetters<?> deadLetters() {
+		return this.deadLetters;
 	}
 
 	@Override

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -226,6 +227,39 @@ class QueueWorkerContainerBehaviourTest {
 	}
 
 	/** Records what its worker method was called with. */
+	@Test
+	void anItemGivenUpShouldBeKeptAsADeadLetterThatCanBeRequeued() {
+		RateLimitingQueue<Object> queue = kit().queue("dead-letters");
+		AtomicBoolean failing = new AtomicBoolean(true);
+		Recorder worker = new Recorder() {
+			@Override
+			void work(String item) {
+				this.attempts.merge(item, 1, Integer::sum);
+				if (failing.get()) {
+					throw new IllegalStateException("downstream refused " + item);
+				}
+			}
+		};
+		DefaultQueueWorkerContainer container = kit().start(queue, worker, 1, 1);
+		queue.add("doomed");
+		await().until(() -> !container.deadLetters().deadLetters().isEmpty());
+		assertThat(container.deadLetters().deadLetters()).singleElement().satisfies((letter) -> {
+			assertThat(letter.item()).isEqualTo("doomed");
+			assertThat(letter.reason()).isEqualTo("gave up after max-retries");
+			assertThat(letter.attempts()).isEqualTo(2);
+			assertThat(letter.lastError()).isEqualTo("java.lang.IllegalStateException: downstream refused doomed");
+			assertThat(letter.at()).isNotNull();
+		});
+		assertThat(worker.attempts.get("doomed")).isEqualTo(2);
+
+		failing.set(false);
+		assertThat(container.deadLetters().requeueDeadLetter("doomed")).isTrue();
+		await().until(() -> worker.done.contains("doomed"));
+		assertThat(container.deadLetters().deadLetters()).isEmpty();
+		assertThat(container.deadLetters().requeueDeadLetter("doomed")).isFalse();
+		assertThat(container.deadLetters().dropDeadLetter("doomed")).isFalse();
+	}
+
 	static class Recorder {
 
 		final List<String> started = new CopyOnWriteArrayList<>();
