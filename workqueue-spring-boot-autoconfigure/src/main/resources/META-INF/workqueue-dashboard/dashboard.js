@@ -240,7 +240,10 @@
 			element('details', { open: '', 'data-section': 'instances', hidden: '' }, element('summary', {}, 'Instances'),
 				element('div', { 'data-field': 'instance-list' })),
 			element('details', { open: '', 'data-section': 'dead-letters' }, element('summary', {}, 'Dead letters'),
+				element('input', { type: 'search', class: 'search', placeholder: 'Search by key',
+					'aria-label': 'Search the dead letters by key', 'data-field': 'dead-letter-search' }),
 				element('div', { 'data-field': 'dead-letter-list' })));
+		section.querySelector('[data-field="dead-letter-search"]').addEventListener('input', () => filterDeadLetters(section));
 		return { section, pause, resume, pauseEverywhere, resumeEverywhere, lastLeases: null, lastParked: null,
 			trouble: 0 };
 	}
@@ -613,6 +616,15 @@
 			parts.push(element('div', { class: 'bulk' }, requeueAll, ' ', dropAll));
 		}
 		target.replaceChildren(...parts);
+		filterDeadLetters(entry.section);
+	}
+
+	// Shows the listed dead letters whose key contains the search, ignoring case.
+	function filterDeadLetters(section) {
+		const wanted = section.querySelector('[data-field="dead-letter-search"]').value.trim().toLowerCase();
+		section.querySelectorAll('[data-field="dead-letter-list"] tr[data-item]').forEach((row) => {
+			row.hidden = wanted !== '' && !row.dataset.item.toLowerCase().includes(wanted);
+		});
 	}
 
 	// Every card's figures are as of the last read that answered.

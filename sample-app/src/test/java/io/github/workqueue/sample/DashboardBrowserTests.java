@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.openqa.selenium.Keys;
 import redis.embedded.RedisServer;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -285,7 +286,15 @@ class DashboardBrowserTests {
 				"DownstreamException: downstream rejects poison-a");
 		assertThat(browser.text("[data-queue=audit] [data-field=deadLetters]")).isEqualTo("2");
 		assertThat(browser.text("[data-queue=audit] [data-section=dead-letters] summary")).contains("(2)");
+		browser.find("[data-queue=audit] [data-field=dead-letter-search]").sendKeys("POISON-B");
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(5))
+			.until(() -> !browser.find(first).isDisplayed()
+					&& browser.find(list + " tr[data-item='poison-b']").isDisplayed());
 		browser.screenshot(Path.of("target", "dashboard-dead-letters.png"));
+		browser.find("[data-queue=audit] [data-field=dead-letter-search]")
+			.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.BACK_SPACE);
+		await().ignoreExceptions().atMost(Duration.ofSeconds(5)).until(() -> browser.find(first).isDisplayed());
 
 		// Requeued, it runs again (and, still rejected, is given up again).
 		AuditNotifier audit = sample.getBean(AuditNotifier.class);

@@ -95,10 +95,22 @@ public class WorkQueuesEndpoint {
 		return new QueuesDescriptor(all);
 	}
 
+	public @Nullable QueueDescriptor queue(String name) {
+		return queue(name, null);
+	}
+
+	/**
+	 * Describes one queue.
+	 * @param name the queue
+	 * @param search if given, only the dead letters whose item contains it (ignoring
+	 * case) are listed and counted
+	 * @return the queue, or {@code null} if there is none of that name
+	 */
 	@ReadOperation
-	public @Nullable QueueDescriptor queue(@Selector String name) {
+	public @Nullable QueueDescriptor queue(@Selector String name, @Nullable String search) {
 		RateLimitingQueue<?> queue = this.queues.getQueue(name);
-		return (queue != null) ? describe(name, queue, null) : null;
+		return (queue != null)
+				? describe(name, queue, null, System.nanoTime() + SharedQueueView.BOUND.toNanos(), search) : null;
 	}
 
 	private QueueDescriptor describe(String name, RateLimitingQueue<?> queue, @Nullable Long since) {
@@ -211,6 +223,11 @@ public class WorkQueuesEndpoint {
 
 	private QueueDescriptor describe(String name, RateLimitingQueue<?> queue, @Nullable Long since,
 			long deadlineNanos) {
+		return describe(name, queue, since, deadlineNanos, null);
+	}
+
+	private QueueDescriptor describe(String name, RateLimitingQueue<?> queue, @Nullable Long since, long deadlineNanos,
+			@Nullable String search) {
 		QueueWorkerContainer container = this.workers.getContainer(name);
 		WorkersDescriptor workers = (container != null)
 				? new WorkersDescriptor(container.method(), container.workers(), container.liveWorkers(),
@@ -221,7 +238,8 @@ public class WorkQueuesEndpoint {
 		List<RateSample> recent = (since != null && this.recentRates != null) ? this.recentRates.since(name, since)
 				: null;
 		if (reading == null) {
-			List<DeadLetter> letters = (container != null) ? container.deadLetters().deadLetters() : List.of();
+			List<DeadLetter> letters = matching((container != null) ? container.deadLetters().deadLetters() : List.of(),
+					search);
 			return new QueueDescriptor("memory", queue.len(), queue.lenByPriority(), queue.lenByFairnessKey(),
 					queue.waitingLen(), queue.isShuttingDown(), count("workqueue.adds", name), completions(name),
 					count("workqueue.retries", name), queue.rateLimiter().toString(), workers, null, recent,
@@ -234,8 +252,16 @@ public class WorkQueuesEndpoint {
 		return new QueueDescriptor("redis", intOrNull(shared.queued()), reading.depthByPriority(),
 				reading.depthByFairnessKey(), intOrNull(shared.waiting()), queue.isShuttingDown(),
 				count("workqueue.adds", name), completions(name), count("workqueue.retries", name),
-				queue.rateLimiter().toString(), workers, shared, recent, reading.deadLetters().size(),
-				listed(reading.deadLetters()));
+				queue.rateLimiter().toString(), workers, shared, recent, matching(reading.deadLetters(), search).size(),
+				listed(matching(reading.deadLetters(), search)));
+	}
+
+	private static List<DeadLetter> matching(List<DeadLetter> letters, @Nullable String search) {
+		if (search == null || search.isBlank()) {
+			return letters;
+		}
+		String wanted = search.strip().toLowerCase(Locale.ROOT);
+		return letters.stream().filter((letter) -> letter.item().toLowerCase(Locale.ROOT).contains(wanted)).toList();
 	}
 
 	/** The first dead letters, as the endpoint lists them. */

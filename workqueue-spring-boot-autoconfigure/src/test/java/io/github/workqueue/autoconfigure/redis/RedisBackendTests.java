@@ -330,6 +330,32 @@ class RedisBackendTests {
 	}
 
 	@Test
+	void theEndpointShouldListSearchRequeueAndDropDeadLetters() {
+		this.runner.run((context) -> {
+			RedisQueue<String> orders = (RedisQueue<String>) this.<String>queue(context);
+			orders.deadLetter("acme.1", "gave up after max-retries", 4, new IllegalStateException("boom"));
+			orders.deadLetter("globex.2", "gave up after max-retries", 4, null);
+			WorkQueuesEndpoint endpoint = new WorkQueuesEndpoint(context.getBean(WorkQueueRegistry.class),
+					context.getBean(QueueWorkerRegistry.class), null);
+			assertThat(endpoint.queue(this.queue).deadLetterCount()).isEqualTo(2);
+			WorkQueuesEndpoint.QueueDescriptor found = endpoint.queue(this.queue, "ACME");
+			assertThat(found.deadLetterCount()).isEqualTo(1);
+			assertThat(found.deadLetters()).singleElement().satisfies((letter) -> {
+				assertThat(letter.item()).isEqualTo("acme.1");
+				assertThat(letter.lastError()).isEqualTo("java.lang.IllegalStateException: boom");
+				assertThat(letter.atMillis()).isNotNull();
+			});
+			assertThat(endpoint.changeWorkers(this.queue, "requeue-dead-letter", "acme.1").deadLetterCount())
+				.isEqualTo(1);
+			assertThat(orders.len()).isEqualTo(1);
+			assertThat(endpoint.changeWorkers(this.queue, "drop-dead-letter", "*").deadLetterCount()).isZero();
+			assertThatExceptionOfType(InvalidEndpointRequestException.class)
+				.isThrownBy(() -> endpoint.changeWorkers(this.queue, "drop-dead-letter", "acme.1"))
+				.withMessageContaining("is not a dead letter");
+		});
+	}
+
+	@Test
 	void healthShouldBeDownWhileRedisCannotBeReached() {
 		this.runner.withPropertyValues("spring.data.redis.url=redis://127.0.0.1:" + TestRedis.freePort())
 			.run((context) -> {
