@@ -28,8 +28,8 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import io.github.workqueue.core.FakeClock;
 import io.github.workqueue.redis.ItemCodec;
+import io.github.workqueue.redis.ParkedItems;
 import io.github.workqueue.redis.RedisQueue;
 import io.github.workqueue.redis.RedisQueueConnection;
 import io.github.workqueue.redis.TestRedis;
@@ -204,29 +204,11 @@ class DashboardBrowserTests {
 		assertThat(browser.consoleErrors()).as("console errors").isEmpty();
 	}
 
-	/**
-	 * Parks an item as Redis does after its lease expired too often: another instance (on
-	 * a clock of its own) takes it and lets its lease run out.
-	 */
+	/** Parks an item as Redis does after its lease expired too often. */
 	private void park(String prefix, String item) throws InterruptedException {
-		FakeClock clock = new FakeClock();
-		RedisQueue<String> other = RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), "deployments")
+		ParkedItems.park(RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), "deployments")
 			.prefix(prefix)
-			.fairness(new TenantFairness())
-			.leaseDuration(Duration.ofSeconds(1))
-			.maxRedeliveries(0)
-			.timeForTests(clock)
-			.build(ItemCodec.strings());
-		try {
-			other.add(item);
-			assertThat(other.get(Duration.ofSeconds(5))).contains(item);
-			clock.step(Duration.ofSeconds(2));
-			assertThat(other.get(Duration.ZERO)).isEmpty();
-			assertThat(other.parked()).containsKey(item);
-		}
-		finally {
-			other.shutDown();
-		}
+			.fairness(new TenantFairness()), item);
 	}
 
 	@Test

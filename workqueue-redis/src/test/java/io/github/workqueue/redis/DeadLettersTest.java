@@ -1,13 +1,11 @@
 package io.github.workqueue.redis;
 
-import java.time.Duration;
 import java.time.Instant;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.github.workqueue.core.DeadLetter;
-import io.github.workqueue.core.FakeClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,7 +35,7 @@ class DeadLettersTest {
 		Instant before = Instant.now();
 		this.one.deadLetter("a", "gave up after max-retries", 4, new IllegalStateException("boom"));
 		this.one.deadLetter("b", "gave up: not retryable", 1, null);
-		park("p");
+		ParkedItems.park(RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), this.name), "p");
 
 		assertThat(this.two.deadLetters()).hasSize(3).satisfiesExactly((b) -> {
 			assertThat(b.item()).isEqualTo("b");
@@ -60,26 +58,6 @@ class DeadLettersTest {
 		assertThat(this.two.requeueDeadLetter("nothing")).isFalse();
 		assertThat(this.one.deadLetters()).isEmpty();
 		assertThat(this.one.len()).as("a and p queued again").isEqualTo(2);
-	}
-
-	/** Parks an item as Redis does after its lease expired: on a clock of its own. */
-	private void park(String item) throws InterruptedException {
-		FakeClock clock = new FakeClock();
-		RedisQueue<String> other = RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), this.name)
-			.leaseDuration(Duration.ofSeconds(1))
-			.maxRedeliveries(0)
-			.timeForTests(clock)
-			.build(ItemCodec.strings());
-		try {
-			other.add(item);
-			assertThat(other.get(Duration.ofSeconds(5))).contains(item);
-			clock.step(Duration.ofSeconds(2));
-			assertThat(other.get(Duration.ZERO)).isEmpty();
-			assertThat(other.parked()).containsKey(item);
-		}
-		finally {
-			other.shutDown();
-		}
 	}
 
 }
