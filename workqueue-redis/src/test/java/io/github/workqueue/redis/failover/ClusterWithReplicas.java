@@ -106,6 +106,17 @@ public final class ClusterWithReplicas implements AutoCloseable {
 				.contains("role:master"));
 	}
 
+	/**
+	 * Waits until master i's replica, promoted, has master i back (restarted) as its
+	 * replica, in sync.
+	 */
+	public void awaitOldMasterInSync(int i, Duration bound) {
+		await().atMost(bound)
+			.ignoreExceptions()
+			.until(() -> run(this.replicas.get(i), (redis) -> redis.sync().info("replication"))
+				.contains("state=online"));
+	}
+
 	private static <R> R run(RedisProcess node,
 			java.util.function.Function<StatefulRedisConnection<String, String>, R> call) {
 		RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", node.port()));

@@ -47,7 +47,11 @@ class SentinelFailoverTests {
 
 	private static final String MASTER = "mymaster";
 
-	private static final int FAILOVERS = 3;
+	/**
+	 * Failovers with replicas-ack, whose claim (nothing acknowledged is lost) the test
+	 * asserts; without it, where the test only reports the loss, two.
+	 */
+	private static final int FAILOVERS_ACKNOWLEDGED = 3;
 
 	@TempDir
 	Path dir;
@@ -88,7 +92,8 @@ class SentinelFailoverTests {
 						(instance, producer, n) -> "i" + instance + "-p" + producer + "-" + n)) {
 					traffic.awaitResumed(System.nanoTime(), Duration.ofSeconds(30));
 					int master = 0;
-					for (int failover = 1; failover <= FAILOVERS; failover++) {
+					int failovers = (replicasAck > 0) ? FAILOVERS_ACKNOWLEDGED : 2;
+					for (int failover = 1; failover <= failovers; failover++) {
 						Thread.sleep(1000);
 						long killed = System.nanoTime();
 						servers.get(master).kill();
@@ -119,7 +124,7 @@ class SentinelFailoverTests {
 					}
 					Ledger ledger = Ledger.of(traffic);
 					long unreplicated = queues.stream().mapToLong(RedisQueue::unreplicatedWrites).sum();
-					System.out.println("Sentinel, replicas-ack " + replicasAck + ", " + FAILOVERS + " failovers: "
+					System.out.println("Sentinel, replicas-ack " + replicasAck + ", " + failovers + " failovers: "
 							+ ledger + "; writes that fell short of replicas-ack " + unreplicated + "; lost adds "
 							+ ledger.lostAdds() + ", lost dones " + ledger.lostDones());
 					assertThat(ledger.tokenRepeats()).as("items whose fencing tokens repeated").isEmpty();
