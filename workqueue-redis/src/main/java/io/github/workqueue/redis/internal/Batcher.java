@@ -1010,10 +1010,9 @@ final class Batcher {
 			ShardBatch part = planned.part();
 			Flight flight;
 			try {
-				boolean writes = !part.adds().isEmpty() || !part.dones().isEmpty();
 				RedisLink.Sent<List<Object>> script = this.link.send(Script.BATCH, ScriptOutputType.MULTI,
-						this.shards.keys(part.shard()).all(), (writes && this.ack.isAsked()) ? this.ack : null,
-						part.args(now, this.fixedArgs));
+						this.shards.keys(part.shard()).all(),
+						(part.hasWrites() && this.ack.isAsked()) ? this.ack : null, part.args(now, this.fixedArgs));
 				flight = Flight.sent(part, planned.takers(), sentNanos, script);
 			}
 			catch (RuntimeException ex) {
@@ -1123,8 +1122,7 @@ final class Batcher {
 	 * if they did not or none were asked.
 	 */
 	private ReplicaAck.@Nullable Shortfall fellShort(Flight flight) {
-		boolean writes = !flight.part.adds().isEmpty() || !flight.part.dones().isEmpty();
-		return (writes && this.ack.isAsked()) ? this.ack.judge(flight.confirmedReplicas()) : null;
+		return (flight.part.hasWrites() && this.ack.isAsked()) ? this.ack.judge(flight.confirmedReplicas()) : null;
 	}
 
 	/**

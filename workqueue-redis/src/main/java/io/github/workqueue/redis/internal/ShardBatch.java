@@ -20,6 +20,11 @@ record ShardBatch(int shard, List<BatchRequest.Add> adds, List<BatchRequest.Done
 		adds = ordered;
 	}
 
+	/** Whether the part writes (adds or dones), rather than only asking for leases. */
+	boolean hasWrites() {
+		return !this.adds.isEmpty() || !this.dones.isEmpty();
+	}
+
 	/**
 	 * The script's ARGV: now, the fixed arguments (holder, lease, most expiries, ended
 	 * lease memory), the counts of plain adds, dones and leases wanted, the plain adds'

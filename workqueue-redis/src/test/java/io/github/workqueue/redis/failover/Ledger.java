@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * What {@link Traffic}'s records say about the queue's guarantees through faults, for
  * traffic whose producers add each item once (every item a new one): each acknowledged
@@ -77,6 +79,21 @@ public record Ledger(int acknowledgedAdds, int acceptedDones, List<String> lostA
 		});
 		int accepted = dones.values().stream().mapToInt(List::size).sum();
 		return new Ledger(added.size(), accepted, lostAdds, lostDones, twiceAccepted, tokenRepeats);
+	}
+
+	/** Asserts that no item's fencing tokens repeated or fell. */
+	public void assertTokensNeverRepeated() {
+		assertThat(this.tokenRepeats).as("items whose fencing tokens repeated").isEmpty();
+	}
+
+	/**
+	 * Asserts that no acknowledged add and no accepted done was lost, and no item was
+	 * accepted twice.
+	 */
+	public void assertNothingAcknowledgedLost() {
+		assertThat(this.lostAdds).as("acknowledged adds lost").isEmpty();
+		assertThat(this.lostDones).as("accepted dones lost").isEmpty();
+		assertThat(this.twiceAccepted).as("items accepted twice").isEmpty();
 	}
 
 	/** Whether every added item was delivered to some worker. */

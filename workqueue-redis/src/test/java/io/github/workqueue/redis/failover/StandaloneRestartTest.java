@@ -85,11 +85,9 @@ class StandaloneRestartTest {
 					.until(() -> queues.get(0).len() == 0 && queues.get(0).inFlight().isEmpty());
 				Ledger ledger = Ledger.of(traffic);
 				System.out.println("Redis (" + persistence + ") killed twice: " + ledger);
-				assertThat(ledger.tokenRepeats()).as("items whose fencing tokens repeated").isEmpty();
+				ledger.assertTokensNeverRepeated();
 				if (durable) {
-					assertThat(ledger.lostAdds()).as("acknowledged adds lost").isEmpty();
-					assertThat(ledger.lostDones()).as("accepted dones lost").isEmpty();
-					assertThat(ledger.twiceAccepted()).as("items accepted twice").isEmpty();
+					ledger.assertNothingAcknowledgedLost();
 				}
 				for (RedisQueue<String> queue : queues) {
 					assertThat(queue.stalledFor()).isEmpty();

@@ -249,11 +249,11 @@ public class WorkQueuesEndpoint {
 		// marked,
 		// while Redis does not answer).
 		SharedDescriptor shared = reading.shared();
+		List<DeadLetter> letters = matching(reading.deadLetters(), search);
 		return new QueueDescriptor("redis", intOrNull(shared.queued()), reading.depthByPriority(),
 				reading.depthByFairnessKey(), intOrNull(shared.waiting()), queue.isShuttingDown(),
 				count("workqueue.adds", name), completions(name), count("workqueue.retries", name),
-				queue.rateLimiter().toString(), workers, shared, recent, matching(reading.deadLetters(), search).size(),
-				listed(matching(reading.deadLetters(), search)));
+				queue.rateLimiter().toString(), workers, shared, recent, letters.size(), listed(letters));
 	}
 
 	private static List<DeadLetter> matching(List<DeadLetter> letters, @Nullable String search) {

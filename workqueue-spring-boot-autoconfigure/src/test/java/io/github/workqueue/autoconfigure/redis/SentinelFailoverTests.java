@@ -127,12 +127,10 @@ class SentinelFailoverTests {
 					System.out.println("Sentinel, replicas-ack " + replicasAck + ", " + failovers + " failovers: "
 							+ ledger + "; writes that fell short of replicas-ack " + unreplicated + "; lost adds "
 							+ ledger.lostAdds() + ", lost dones " + ledger.lostDones());
-					assertThat(ledger.tokenRepeats()).as("items whose fencing tokens repeated").isEmpty();
+					ledger.assertTokensNeverRepeated();
 					assertThat(queues.get(0).stats().parked()).as("items parked").isZero();
 					if (replicasAck > 0) {
-						assertThat(ledger.lostAdds()).as("acknowledged adds lost").isEmpty();
-						assertThat(ledger.lostDones()).as("accepted dones lost").isEmpty();
-						assertThat(ledger.twiceAccepted()).as("items accepted twice").isEmpty();
+						ledger.assertNothingAcknowledgedLost();
 					}
 					for (RedisQueue<String> redis : queues) {
 						assertThat(redis.stalledFor()).isEmpty();

@@ -2,6 +2,7 @@ package io.github.workqueue.spring.internal;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +54,8 @@ final class InProcessDeadLetters implements DeadLetters<Object> {
 	@Override
 	public synchronized List<DeadLetter> deadLetters() {
 		List<DeadLetter> newestFirst = new ArrayList<>(this.entries.size());
-		this.entries.values().forEach((entry) -> newestFirst.add(0, entry.letter()));
+		this.entries.values().forEach((entry) -> newestFirst.add(entry.letter()));
+		Collections.reverse(newestFirst);
 		return newestFirst;
 	}
 
