@@ -41,6 +41,11 @@
 	const DEPTH = [
 		{ key: 'depth', label: 'depth', color: '#1d4ed8' },
 	];
+	const OLDEST = [
+		{ key: 'oldestReadySeconds', label: 'oldest ready', color: '#b45309' },
+	];
+	// The dead letters listed at a time; older ones are paged.
+	const DEAD_LETTERS_PAGE = 100;
 
 	function element(tag, attributes, ...children) {
 		const node = document.createElement(tag);
@@ -214,8 +219,8 @@
 		resumeEverywhere.addEventListener('click', () => write(name, { action: 'resume-everywhere' },
 			'Resumed ' + name + ' on every instance.'));
 		const queueWide = element('dl');
-		['Depth', 'Waiting', 'In flight', 'Dead letters', 'Redelivered'].forEach((label, i) => figure(queueWide, label,
-			['depth', 'waiting', 'inFlight', 'deadLetters', 'redeliveries'][i]));
+		['Depth', 'Oldest ready', 'Waiting', 'In flight', 'Dead letters', 'Redelivered'].forEach((label, i) =>
+			figure(queueWide, label, ['depth', 'oldestReady', 'waiting', 'inFlight', 'deadLetters', 'redeliveries'][i]));
 		const here = element('dl');
 		['Workers', 'Processing', 'Longest', 'Adds', 'Retries', 'Given up'].forEach((label, i) => figure(here, label,
 			['workers', 'processing', 'longest', 'adds', 'retries', 'givenUp'][i]));
@@ -232,6 +237,7 @@
 			element('div', { class: 'priorities', 'data-field': 'priorities' }),
 			element('div', { class: 'charts' },
 				chart('Depth, items (queue-wide on Redis)', 'depth', DEPTH),
+				chart('Oldest ready item, seconds since its add', 'oldest', OLDEST),
 				chart('Adds, completions and retries, per second (this instance)', 'rates', RATES),
 				chart('Queue wait, seconds, log scale (this instance)', 'latency', WAITS),
 				chart('Work duration, seconds, log scale (this instance)', 'work', WORK)),
@@ -245,7 +251,7 @@
 				element('div', { 'data-field': 'dead-letter-list' })));
 		section.querySelector('[data-field="dead-letter-search"]').addEventListener('input', () => filterDeadLetters(section));
 		return { section, pause, resume, pauseEverywhere, resumeEverywhere, lastLeases: null, lastParked: null,
-			trouble: 0 };
+			trouble: 0, deadLetterOffset: 0 };
 	}
 
 	function set(section, field, value) {
@@ -315,6 +321,11 @@
 		set(section, 'wide-title', shared ? 'Queue-wide (Redis)' : 'Queue');
 		set(section, 'here-title', shared ? 'This instance (' + shared.instance + ')' : 'This instance');
 		set(section, 'depth', count(queue.depth));
+		// Redis keeps no add time per item: only in-memory queues know their oldest.
+		const samples = queue.recent || [];
+		const oldest = samples.length ? samples[samples.length - 1].oldestReadySeconds : null;
+		set(section, 'oldestReady', shared ? 'not kept on Redis' : seconds(oldest));
+		section.querySelector('[data-chart="oldest"]').parentNode.hidden = Boolean(shared);
 		set(section, 'waiting', count(queue.waiting));
 		set(section, 'inFlight', count(shared ? shared.inFlight : (workers ? workers.processing : null)));
 		set(section, 'deadLetters', count(queue.deadLetterCount));
@@ -330,6 +341,9 @@
 			? 'Depth by priority: ' + priorities.map(([priority, depth]) => priority + ' → ' + depth).join(', ') : '');
 		remember(name, queue.recent || []);
 		draw(section.querySelector('[data-chart="depth"]'), history.get(name), DEPTH, 'count');
+		if (!shared) {
+			draw(section.querySelector('[data-chart="oldest"]'), history.get(name), OLDEST, 'age');
+		}
 		draw(section.querySelector('[data-chart="rates"]'), history.get(name), RATES, 'rate');
 		draw(section.querySelector('[data-chart="latency"]'), history.get(name), WAITS, 'seconds');
 		draw(section.querySelector('[data-chart="work"]'), history.get(name), WORK, 'seconds');
@@ -354,6 +368,11 @@
 		}
 		if (workers && workers.live < workers.configured) {
 			return 'workers dead';
+		}
+		// Past workqueue.health.stuck-threshold, as the health check counts it.
+		if (workers && workers.stuckAfterSeconds !== null && workers.stuckAfterSeconds !== undefined
+			&& workers.processing > 0 && workers.longestRunningSeconds >= workers.stuckAfterSeconds) {
+			return 'stuck item';
 		}
 		const paused = (shared && shared.pausedEverywhere) || (workers && workers.paused);
 		if (paused && queue.depth > 0) {
@@ -449,7 +468,7 @@
 		for (const tick of ticks) {
 			svg.append(svgElement('line', { class: 'grid', x1: 40, x2: 595, y1: y(tick), y2: y(tick) }));
 			const label = svgElement('text', { class: 'axis', x: 2, y: y(tick) + 3 });
-			label.textContent = log ? seconds(tick)
+			label.textContent = log || kind === 'age' ? seconds(tick)
 				: (kind === 'count' ? Math.round(tick).toString() : (tick < 10 ? tick.toFixed(1) : tick.toFixed(0)) + '/s');
 			svg.append(label);
 		}
@@ -483,7 +502,7 @@
 			svg.append(drawn);
 			const last = samples.length ? samples[samples.length - 1][line.key] : null;
 			legend.querySelector('[data-series="' + line.key + '"] b').textContent = log ? estimate(last)
-				: (kind === 'count' ? count(last) : perSecond(last));
+				: (kind === 'count' ? count(last) : (kind === 'age' ? seconds(last) : perSecond(last)));
 		}
 	}
 
@@ -564,17 +583,59 @@
 	}
 
 	// The items that left without success: given up by the workers, and on Redis parked.
+	// The first page of dead letters comes with every read; an older page is read on its
+	// own while it is shown.
 	function deadLetters(name, entry, queue) {
+		if (entry.deadLetterOffset > 0) {
+			deadLetterPage(name, entry, entry.deadLetterOffset);
+		}
+		else {
+			showDeadLetters(name, entry, queue);
+		}
+	}
+
+	async function deadLetterPage(name, entry, offset) {
+		try {
+			const response = await timedFetch(endpoint + '/' + encodeURIComponent(name) + '?offset=' + offset,
+				{ headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+			if (response.ok && entry.deadLetterOffset === offset) {
+				showDeadLetters(name, entry, await response.json());
+			}
+		}
+		catch (error) {
+			// The next refresh reads it again.
+		}
+	}
+
+	function pager(name, entry, queue, listed) {
+		const offset = queue.deadLettersOffset || 0;
+		const total = queue.deadLetterCount || 0;
+		const newer = element('button', { type: 'button', 'data-action': 'newer-dead-letters' }, 'Newer');
+		const older = element('button', { type: 'button', 'data-action': 'older-dead-letters' }, 'Older');
+		newer.disabled = offset === 0;
+		older.disabled = offset + listed >= total;
+		const turn = (to) => {
+			entry.deadLetterOffset = Math.max(0, to);
+			entry.lastParked = null;
+			deadLetterPage(name, entry, entry.deadLetterOffset);
+		};
+		newer.addEventListener('click', () => turn(offset - DEAD_LETTERS_PAGE));
+		older.addEventListener('click', () => turn(offset + DEAD_LETTERS_PAGE));
+		return element('div', { class: 'pager', 'data-field': 'dead-letter-pager' },
+			(listed ? (offset + 1) + '–' + (offset + listed) : '0') + ' of ' + count(total) + ' ', newer, ' ', older);
+	}
+
+	function showDeadLetters(name, entry, queue) {
 		const target = entry.section.querySelector('[data-field="dead-letter-list"]');
 		const summary = entry.section.querySelector('[data-section="dead-letters"] summary');
 		const letters = queue.deadLetters || [];
 		summary.textContent = 'Dead letters (' + count(queue.deadLetterCount) + ')';
-		const key = JSON.stringify(letters);
+		const key = JSON.stringify([queue.deadLettersOffset, queue.deadLetterCount, letters]);
 		if (key === entry.lastParked) {
 			return;
 		}
 		entry.lastParked = key;
-		if (letters.length === 0) {
+		if (letters.length === 0 && !queue.deadLettersOffset) {
 			target.replaceChildren(element('p', { class: 'empty' },
 				'No dead letter: nothing was given up' + (queue.shared ? ' or parked.' : '.')));
 			return;
@@ -601,7 +662,11 @@
 			return element('tr', { 'data-item': letter.item }, ...cells);
 		});
 		const parts = [table(writes ? [...headings, ''] : headings, rows)];
-		if (writes) {
+		if (queue.deadLetterCount > letters.length || queue.deadLettersOffset > 0) {
+			parts.push(pager(name, entry, queue, letters.length));
+		}
+		// "*" acts on the first page (the newest), so the bulk actions are offered there.
+		if (writes && !queue.deadLettersOffset) {
 			const requeueAll = element('button', { type: 'button', 'data-action': 'requeue-all-dead-letters' },
 				'Requeue all listed');
 			const dropAll = element('button', { type: 'button', class: 'danger', 'data-action': 'drop-all-dead-letters' },

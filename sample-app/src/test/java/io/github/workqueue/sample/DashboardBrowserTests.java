@@ -28,6 +28,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import io.github.workqueue.core.DeadLetters;
 import io.github.workqueue.redis.ItemCodec;
 import io.github.workqueue.redis.ParkedItems;
 import io.github.workqueue.redis.RedisQueue;
@@ -250,6 +251,58 @@ class DashboardBrowserTests {
 		finally {
 			other.shutDown();
 		}
+	}
+
+	@Test
+	void aStuckItemAndTheOldestReadyItemShouldShowAndOlderDeadLettersBePaged() throws Exception {
+		// Each reconcile takes 3 s against a stuck threshold of 1 s; 4 workers leave
+		// the other keys ready, waiting.
+		ConfigurableApplicationContext sample = start("--sample.downstream.latency=3s",
+				"--workqueue.health.stuck-threshold=1s");
+		@SuppressWarnings("unchecked")
+		DeadLetters<Object> audit = (DeadLetters<Object>) sample.getBean(QueueWorkerRegistry.class)
+			.getContainer("audit")
+			.deadLetters();
+		for (int i = 0; i < 150; i++) {
+			audit.deadLetter("letter-" + i, "gave up: not retryable", 1, null);
+		}
+		browser.open(url(sample, PAGE));
+		for (int i = 0; i < 10; i++) {
+			put(sample, "/api/deployments/slow-" + i, "{\"replicas\":1}");
+		}
+		String deployments = "[data-queue=deployments] ";
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(15))
+			.until(() -> browser.text(deployments + "[data-field=health]").equals("stuck item"));
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(15))
+			.until(() -> browser.text(deployments + "[data-field=oldestReady]").matches("[1-9][0-9.]* s"));
+		assertThat(browser.attribute("section.queue[data-queue=deployments]", "data-health")).isEqualTo("trouble");
+		assertThat(Integer.parseInt(browser.attribute(deployments + "[data-chart=oldest]", "data-samples")))
+			.isPositive();
+		assertThat(browser.text(deployments + "[data-series=oldestReadySeconds] b")).endsWith(" s");
+		browser.screenshot(Path.of("target", "dashboard-stuck-item.png"));
+
+		String list = "[data-queue=audit] [data-field=dead-letter-list]";
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(10))
+			.until(() -> browser.text(list + " [data-field=dead-letter-pager]").startsWith("1–100 of 150"));
+		assertThat(browser.findAll(list + " tr[data-item]")).hasSize(100);
+		browser.find(list + " [data-action=older-dead-letters]").click();
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(10))
+			.until(() -> browser.text(list + " [data-field=dead-letter-pager]").startsWith("101–150 of 150"));
+		assertThat(browser.findAll(list + " tr[data-item]")).hasSize(50)
+			.first()
+			.satisfies((row) -> assertThat(row.getAttribute("data-item")).isEqualTo("letter-49"));
+		assertThat(browser.findAll("[data-queue=audit] [data-action=drop-all-dead-letters]"))
+			.as("the bulk actions act on the newest page only")
+			.isEmpty();
+		browser.find(list + " [data-action=newer-dead-letters]").click();
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(10))
+			.until(() -> browser.text(list + " [data-field=dead-letter-pager]").startsWith("1–100 of 150"));
+		assertThat(browser.consoleErrors()).as("console errors").isEmpty();
 	}
 
 	@Test

@@ -88,7 +88,10 @@ class SampleApplicationTests {
 		await().atMost(Duration.ofSeconds(30))
 			.untilAsserted(() -> assertThat(get("/api/dead-letters").body()).contains("audit:poison-1"));
 		assertThat(get("/actuator/prometheus").body())
-			.containsPattern("workqueue_worker_outcomes_total\\{name=\"audit\",outcome=\"given_up\"} [1-9]");
+			.containsPattern("workqueue_worker_outcomes_total\\{name=\"audit\",outcome=\"given_up\"} [1-9]")
+			.containsPattern("workqueue_dead_letters\\{name=\"audit\"} [1-9]")
+			.contains("workqueue_dead_letters_dropped_total{name=\"audit\"} 0.0")
+			.containsPattern("workqueue_oldest_ready_item_seconds\\{name=\"audit\"} ");
 	}
 
 	@Test

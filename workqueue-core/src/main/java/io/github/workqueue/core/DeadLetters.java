@@ -29,6 +29,24 @@ public interface DeadLetters<T> {
 	List<DeadLetter> deadLetters();
 
 	/**
+	 * Counts the dead letters kept now, which may be more than {@link #deadLetters()}
+	 * lists. The default counts that list.
+	 * @return their number
+	 */
+	default long deadLetterCount() {
+		return deadLetters().size();
+	}
+
+	/**
+	 * Counts the dead letters dropped, oldest first, to stay within the store's bound,
+	 * since this object was made. Each drop is also logged. The default is 0.
+	 * @return their number
+	 */
+	default long deadLettersDropped() {
+		return 0;
+	}
+
+	/**
 	 * Adds a dead letter's item to the queue again and forgets the dead letter.
 	 * @param item the dead letter's {@link DeadLetter#item() item}
 	 * @return false if there is no such dead letter

@@ -12,8 +12,18 @@ package io.github.workqueue.redis;
  * @param redeliveries items put back because their lease expired, since the queue was
  * created
  * @param rejectedDones {@code done} calls refused because the caller's lease had expired
+ * @param givenUp items kept as dead letters because a worker gave them up (the queue's
+ * dead letters are these and the parked ones)
  */
 public record RedisQueueStats(long queued, long waiting, long inFlight, long parked, long redeliveries,
-		long rejectedDones) {
+		long rejectedDones, long givenUp) {
+
+	/**
+	 * The queue's dead letters: given up and parked.
+	 * @return their number
+	 */
+	public long deadLetters() {
+		return this.givenUp + this.parked;
+	}
 
 }

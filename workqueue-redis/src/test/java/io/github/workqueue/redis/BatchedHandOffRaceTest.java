@@ -72,7 +72,7 @@ class BatchedHandOffRaceTest {
 		}
 		this.processed.forEach((item, times) -> assertThat(times.get()).as(item + " processed").isEqualTo(1));
 		assertThat(queue.stats()).as("nothing queued, in flight, expired or refused")
-			.isEqualTo(new RedisQueueStats(0, 0, 0, 0, 0, 0));
+			.isEqualTo(new RedisQueueStats(0, 0, 0, 0, 0, 0, 0));
 		queue.shutDown();
 	}
 

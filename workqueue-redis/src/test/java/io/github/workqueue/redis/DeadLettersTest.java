@@ -51,12 +51,17 @@ class DeadLettersTest {
 			assertThat(p.reason()).startsWith("parked: lease expired");
 		});
 
+		assertThat(this.two.deadLetterCount()).isEqualTo(3);
+		assertThat(this.one.stats().givenUp()).isEqualTo(2);
+		assertThat(this.one.stats().deadLetters()).as("given up and parked").isEqualTo(3);
+
 		assertThat(this.two.requeueDeadLetter("a")).isTrue();
 		assertThat(this.two.requeueDeadLetter("p")).isTrue();
 		assertThat(this.two.dropDeadLetter("b")).isTrue();
 		assertThat(this.two.dropDeadLetter("b")).isFalse();
 		assertThat(this.two.requeueDeadLetter("nothing")).isFalse();
 		assertThat(this.one.deadLetters()).isEmpty();
+		assertThat(this.one.deadLetterCount()).isZero();
 		assertThat(this.one.len()).as("a and p queued again").isEqualTo(2);
 	}
 

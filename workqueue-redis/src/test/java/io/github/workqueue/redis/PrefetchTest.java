@@ -86,7 +86,7 @@ class PrefetchTest {
 		for (String item : List.of("p", "q", "r", "s", "t", "u")) {
 			a.done(item);
 		}
-		assertThat(a.stats()).isEqualTo(new RedisQueueStats(0, 0, 0, 0, 0, 0));
+		assertThat(a.stats()).isEqualTo(new RedisQueueStats(0, 0, 0, 0, 0, 0, 0));
 	}
 
 	@Test
@@ -274,7 +274,7 @@ class PrefetchTest {
 		}
 		a.done(first);
 		assertThat(rest).hasSize(29).doesNotContain(first).doesNotHaveDuplicates();
-		assertThat(b.stats()).isEqualTo(new RedisQueueStats(0, 0, 0, 0, 0, 0));
+		assertThat(b.stats()).isEqualTo(new RedisQueueStats(0, 0, 0, 0, 0, 0, 0));
 	}
 
 	@Test

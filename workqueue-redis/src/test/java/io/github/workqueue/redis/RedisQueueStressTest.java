@@ -91,7 +91,7 @@ class RedisQueueStressTest {
 		assertThat(this.violation.get()).as("a key processed by two workers at once").isNull();
 		this.versions.forEach((key, version) -> assertThat(this.seen.get(key)).as("last add of " + key + " was seen")
 			.isEqualTo(version.get()));
-		assertThat(observer.stats()).isEqualTo(new RedisQueueStats(0, 0, 0, 0, 0, 0));
+		assertThat(observer.stats()).isEqualTo(new RedisQueueStats(0, 0, 0, 0, 0, 0, 0));
 		assertThat(observer.lenByPriority()).isEmpty();
 		assertThat(observer.lenByFairnessKey()).isEmpty();
 		try (var connection = TestRedis.client().connect()) {

@@ -191,7 +191,7 @@ class RedisQueueTest {
 		assertThat(b.stats().inFlight()).as("and does not end b's lease").isEqualTo(1);
 		assertThat(b.stats().redeliveries()).isEqualTo(1);
 		b.done("x");
-		assertThat(b.stats()).isEqualTo(new RedisQueueStats(0, 0, 0, 0, 1, 1));
+		assertThat(b.stats()).isEqualTo(new RedisQueueStats(0, 0, 0, 0, 1, 1, 0));
 	}
 
 	@Test

@@ -95,7 +95,7 @@ class RedisRestartTest {
 			.isGreaterThan(beforeRestart.token());
 		b.done("queued"); // from a thread the item was handed to: the instance's only
 							// lease
-		assertThat(b.stats()).isEqualTo(new RedisQueueStats(0, 1, 0, 0, 0, 0));
+		assertThat(b.stats()).isEqualTo(new RedisQueueStats(0, 1, 0, 0, 0, 0, 0));
 		a.shutDown();
 		b.shutDown();
 	}

@@ -40,6 +40,8 @@ final class DefaultQueueMetrics implements QueueMetrics {
 
 	private final SettableGaugeMetric longestRunningProcessor;
 
+	private final SettableGaugeMetric oldestReadyItem;
+
 	private final CounterMetric retries;
 
 	private final SettableGaugeMetric waiting;
@@ -55,6 +57,7 @@ final class DefaultQueueMetrics implements QueueMetrics {
 		this.workDuration = provider.newWorkDurationMetric(name);
 		this.unfinishedWorkSeconds = provider.newUnfinishedWorkSecondsMetric(name);
 		this.longestRunningProcessor = provider.newLongestRunningProcessorSecondsMetric(name);
+		this.oldestReadyItem = provider.newOldestReadyItemSecondsMetric(name);
 		this.retries = provider.newRetriesMetric(name);
 		this.waiting = provider.newWaitingMetric(name);
 		for (DropReason reason : DropReason.values()) {
@@ -124,6 +127,11 @@ final class DefaultQueueMetrics implements QueueMetrics {
 	public void unfinishedWork(long totalNanos, long longestNanos) {
 		this.unfinishedWorkSeconds.set(Nanos.toSeconds(totalNanos));
 		this.longestRunningProcessor.set(Nanos.toSeconds(longestNanos));
+	}
+
+	@Override
+	public void oldestReady(long nanos) {
+		this.oldestReadyItem.set(Nanos.toSeconds(nanos));
 	}
 
 }

@@ -38,7 +38,7 @@ import io.github.workqueue.core.metrics.MetricsProvider;
  * <p>
  * <b>Concurrency.</b> One protocol, with metrics on or off: every change of state happens
  * under {@link #lock}, one per queue and shared with the layers built on this class, and
- * every read but two is made under it too. The exceptions:
+ * every read but three is made under it too. The exceptions:
  * <ul>
  * <li>A duplicate add is answered without the lock. It reads the item's entry state,
  * {@linkplain QueueEntry#confirm(int) confirms} it with a compare-and-set, then reads
@@ -53,6 +53,8 @@ import io.github.workqueue.core.metrics.MetricsProvider;
  * is read under the lock: a duplicate add can return while the add it duplicates is still
  * inside the lock.
  * <li>{@link #isShuttingDown()} reads the volatile flag.
+ * <li>The metrics' scan for the oldest ready item reads entry states and add times (see
+ * {@link TimedQueueEntry}) without the lock; it changes nothing and reports a gauge.
  * </ul>
  * The take of an item is an atomic read-modify-write of its entry state, which reads any
  * confirmation made before it (see {@link QueueEntry}): what a thread wrote before an
@@ -340,7 +342,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 
 	private void becameDirtyLocked(QueueEntry<T> entry) {
 		if (this.metrics.enabled()) {
-			((TimedQueueEntry<T>) entry).addedAt = this.clock.nanoTime();
+			((TimedQueueEntry<T>) entry).addedAt(this.clock.nanoTime());
 			this.metrics.depthChanged(entry.priority, 1);
 		}
 	}
@@ -550,8 +552,8 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 			if (this.metrics.enabled()) {
 				long now = this.clock.nanoTime();
 				TimedQueueEntry<T> timed = (TimedQueueEntry<T>) entry;
-				queuedNanos = now - timed.addedAt;
-				timed.addedAt = TimedQueueEntry.NO_TIME;
+				queuedNanos = now - timed.addedAt();
+				timed.addedAt(TimedQueueEntry.NO_TIME);
 				timed.startedAt = now;
 				linkProcessingLocked(timed);
 				this.metrics.depthChanged(priority, -1);
@@ -766,7 +768,28 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 			}
 		}
 		this.metrics.unfinishedWork(total, longest);
+		this.metrics.oldestReady(oldestReadyAge(this.clock.nanoTime()));
 		scheduleUnfinishedWorkUpdate();
+	}
+
+	/**
+	 * How long the oldest ready item has waited since it became dirty; 0 if none. Read
+	 * without the lock, so that a long queue does not hold up producers and consumers
+	 * while it is scanned (a pass over the entries each update period, with metrics on):
+	 * an item that changes state during the scan may be missed or counted, as a gauge
+	 * read a moment earlier or later would.
+	 */
+	private long oldestReadyAge(long now) {
+		long oldest = Long.MAX_VALUE;
+		for (QueueEntry<T> entry : this.entries.values()) {
+			if ((entry.state() & (QueueEntry.DIRTY | QueueEntry.PROCESSING)) == QueueEntry.DIRTY) {
+				long addedAt = ((TimedQueueEntry<T>) entry).addedAt();
+				if (addedAt != TimedQueueEntry.NO_TIME) {
+					oldest = Math.min(oldest, addedAt);
+				}
+			}
+		}
+		return (oldest == Long.MAX_VALUE) ? 0 : Math.max(0, now - oldest);
 	}
 
 	@Override

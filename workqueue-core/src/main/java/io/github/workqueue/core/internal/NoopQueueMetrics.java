@@ -50,4 +50,8 @@ final class NoopQueueMetrics implements QueueMetrics {
 	public void unfinishedWork(long totalNanos, long longestNanos) {
 	}
 
+	@Override
+	public void oldestReady(long nanos) {
+	}
+
 }

@@ -49,6 +49,9 @@ interface QueueMetrics {
 	/** The summed and the longest age of the items being processed; any thread. */
 	void unfinishedWork(long totalNanos, long longestNanos);
 
+	/** How long the oldest ready item has waited since its add, 0 if none; any thread. */
+	void oldestReady(long nanos);
+
 	/**
 	 * Returns the metrics for a queue: none for an unnamed queue or the no-op provider,
 	 * as in client-go.

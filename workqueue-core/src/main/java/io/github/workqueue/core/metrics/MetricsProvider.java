@@ -87,6 +87,19 @@ public interface MetricsProvider {
 	SettableGaugeMetric newLongestRunningProcessorSecondsMetric(String name);
 
 	/**
+	 * Seconds the oldest item that is ready, and not yet taken, has waited since it was
+	 * added ({@code workqueue_oldest_ready_item_seconds}); 0 when none is ready. Updated
+	 * with {@link #newUnfinishedWorkSecondsMetric(String)}. Where the queue wait
+	 * histogram tells how long the items taken waited, this tells how long the one still
+	 * waiting has: it grows while the queue is stuck. The default records nothing.
+	 * @param name the queue name
+	 * @return the gauge
+	 */
+	default SettableGaugeMetric newOldestReadyItemSecondsMetric(String name) {
+		return NoopMetricsProvider.INSTANCE.newWaitingMetric(name);
+	}
+
+	/**
 	 * Delayed and rate-limited adds ({@code workqueue_retries_total}).
 	 * @param name the queue name
 	 * @return the counter

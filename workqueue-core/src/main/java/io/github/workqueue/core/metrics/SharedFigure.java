@@ -25,7 +25,12 @@ public enum SharedFigure {
 	PARKED("parked"),
 
 	/** Items put back because their lease expired, since the queue was created. */
-	REDELIVERIES("redeliveries");
+	REDELIVERIES("redeliveries"),
+
+	/**
+	 * Items kept as dead letters: given up by their workers, or {@link #PARKED parked}.
+	 */
+	DEAD_LETTERS("dead.letters");
 
 	private final String meterSuffix;
 

@@ -86,6 +86,31 @@ class QueueMetricsTest {
 	}
 
 	@Test
+	void oldestReadyItemShouldBeTheLongestWaitingOneNotTaken() throws InterruptedException {
+		this.queue.add("a");
+		this.clock.step(Duration.ofMillis(100));
+		this.queue.add("b");
+		this.clock.step(Duration.ofMillis(400));
+		assertThat(this.metrics.oldestReadyItemSeconds("test")).as("a, added 500 ms ago").isCloseTo(0.5, within(1e-9));
+
+		String a = this.queue.get().orElseThrow();
+		this.queue.add(a);
+		this.clock.step(Duration.ofMillis(500));
+		assertThat(this.metrics.oldestReadyItemSeconds("test"))
+			.as("b; a is processing, so its re-add is not ready until done")
+			.isCloseTo(0.9, within(1e-9));
+
+		this.queue.get().orElseThrow();
+		this.clock.step(Duration.ofMillis(500));
+		assertThat(this.metrics.oldestReadyItemSeconds("test")).as("nothing ready").isZero();
+
+		this.queue.done(a);
+		this.clock.step(Duration.ofMillis(500));
+		assertThat(this.metrics.oldestReadyItemSeconds("test")).as("a, ready since done, waiting since its re-add")
+			.isCloseTo(1.5, within(1e-9));
+	}
+
+	@Test
 	void retriesAndWaitingShouldBeCounted() {
 		this.queue.addRateLimited("a");
 		this.queue.addAfter("b", Duration.ofSeconds(1));

@@ -103,6 +103,11 @@ public final class RecordingMetricsProvider implements MetricsProvider {
 	}
 
 	@Override
+	public SettableGaugeMetric newOldestReadyItemSecondsMetric(String name) {
+		return settable(name + ".oldestReady");
+	}
+
+	@Override
 	public SettableGaugeMetric newLongestRunningProcessorSecondsMetric(String name) {
 		return settable(name + ".longest");
 	}
@@ -152,6 +157,10 @@ public final class RecordingMetricsProvider implements MetricsProvider {
 
 	public double unfinishedWorkSeconds(String name) {
 		return gauge(name + ".unfinished").sum();
+	}
+
+	public double oldestReadyItemSeconds(String name) {
+		return gauge(name + ".oldestReady").sum();
 	}
 
 	public double longestRunningProcessorSeconds(String name) {

@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -106,6 +107,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	private final ReplicaAck ack;
 
 	private final SharedDeadLetters deadLetters;
+
+	private final LongAdder deadLettersDropped = new LongAdder();
 
 	private final OutageLog outage;
 
@@ -744,6 +747,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		String encoded = encode(item);
 		long dropped = this.deadLetters.keep(encoded, reason, attempts, DeadLetter.describe(lastError));
 		if (dropped > 0) {
+			this.deadLettersDropped.add(dropped);
 			logger.log(Level.WARNING, "workqueue '" + this.name + "': more than " + SharedDeadLetters.CAPACITY
 					+ " dead letters; dropped the oldest " + dropped);
 		}
@@ -759,6 +763,26 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		List<DeadLetter> all = new ArrayList<>(this.deadLetters.newest(MOST_DEAD_LETTERS_LISTED));
 		parked().forEach((encoded, why) -> all.add(new DeadLetter(encoded, "parked: " + why, 0, null, null)));
 		return all;
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Read from Redis: every instance's, given up and parked.
+	 */
+	@Override
+	public long deadLetterCount() {
+		return stats().deadLetters();
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Those this instance's dead letters pushed out of the queue-wide store.
+	 */
+	@Override
+	public long deadLettersDropped() {
+		return this.deadLettersDropped.sum();
 	}
 
 	@Override

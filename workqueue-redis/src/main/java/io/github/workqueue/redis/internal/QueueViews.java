@@ -83,7 +83,7 @@ final class QueueViews {
 
 	/** The figures of every shard, summed. */
 	RedisQueueStats stats() {
-		long[] sums = new long[6];
+		long[] sums = new long[7];
 		String time = this.now.get();
 		for (int shard = 0; shard < this.shards.count(); shard++) {
 			List<Long> figures = this.link.run(Script.STATS, ScriptOutputType.MULTI, this.shards.keys(shard).all(),
@@ -92,7 +92,7 @@ final class QueueViews {
 				sums[i] += figures.get(i);
 			}
 		}
-		return new RedisQueueStats(sums[0], sums[1], sums[2], sums[3], sums[4], sums[5]);
+		return new RedisQueueStats(sums[0], sums[1], sums[2], sums[3], sums[4], sums[5], sums[6]);
 	}
 
 	Map<String, String> parked() {

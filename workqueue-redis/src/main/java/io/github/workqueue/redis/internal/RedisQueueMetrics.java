@@ -132,6 +132,7 @@ public final class RedisQueueMetrics {
 		this.shared.get(SharedFigure.IN_FLIGHT).set(stats.inFlight());
 		this.shared.get(SharedFigure.PARKED).set(stats.parked());
 		this.shared.get(SharedFigure.REDELIVERIES).set(stats.redeliveries());
+		this.shared.get(SharedFigure.DEAD_LETTERS).set(stats.deadLetters());
 		depthByPriority.keySet()
 			.forEach((priority) -> this.depthByPriority.computeIfAbsent(priority,
 					(asked) -> this.provider.newSharedDepthMetric(this.name, asked)));

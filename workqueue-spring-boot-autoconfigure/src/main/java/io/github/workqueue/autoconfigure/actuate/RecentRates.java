@@ -86,7 +86,7 @@ public final class RecentRates {
 					BucketQuantiles.of(current.latency, before.latency, 0.5),
 					BucketQuantiles.of(current.latency, before.latency, 0.99),
 					BucketQuantiles.of(current.work, before.work, 0.5),
-					BucketQuantiles.of(current.work, before.work, 0.99), depth(name));
+					BucketQuantiles.of(current.work, before.work, 0.99), depth(name), oldestReady(name));
 			ArrayDeque<RateSample> queue = this.samples.computeIfAbsent(name, (n) -> new ArrayDeque<>());
 			queue.addLast(sample);
 			while (queue.size() > this.capacity) {
@@ -128,6 +128,12 @@ public final class RecentRates {
 		}
 		Gauge depth = this.registry.find("workqueue.depth").tag("name", name).gauge();
 		return (depth != null) ? depth.value() : null;
+	}
+
+	/** The age of the queue's oldest ready item; {@code null} without the gauge. */
+	private @Nullable Double oldestReady(String name) {
+		Gauge oldest = this.registry.find("workqueue.oldest.ready.item").tag("name", name).gauge();
+		return (oldest != null) ? oldest.value() : null;
 	}
 
 	private double count(String meter, String name) {

@@ -166,10 +166,12 @@ final class SharedQueueView {
 	 * @param shared what Redis holds, marked when it could not be read
 	 * @param depthByPriority ready items per priority
 	 * @param depthByFairnessKey ready items per first fairness key
-	 * @param deadLetters the queue's dead letters, given up then parked
+	 * @param deadLetters the queue's dead letters, given up (the newest 1,000) then
+	 * parked
+	 * @param deadLetterCount all of the queue's dead letters
 	 */
 	record Reading(SharedDescriptor shared, Map<Integer, Integer> depthByPriority,
-			Map<String, Integer> depthByFairnessKey, List<DeadLetter> deadLetters) {
+			Map<String, Integer> depthByFairnessKey, List<DeadLetter> deadLetters, long deadLetterCount) {
 
 	}
 
@@ -204,14 +206,14 @@ final class SharedQueueView {
 			Reading known = this.last;
 			if (known == null) {
 				return new Reading(new SharedDescriptor(null, 0, null, null, null, null, null, List.of(), Map.of(), why,
-						sinceMillis, null, List.of()), Map.of(), Map.of(), List.of());
+						sinceMillis, null, List.of()), Map.of(), Map.of(), List.of(), 0);
 			}
 			SharedDescriptor shared = known.shared();
 			return new Reading(
 					new SharedDescriptor(shared.instance(), shared.shards(), shared.queued(), shared.waiting(),
 							shared.inFlight(), shared.redeliveries(), shared.rejectedDones(), shared.leases(),
 							shared.parked(), why, sinceMillis, shared.pausedEverywhere(), shared.instances()),
-					known.depthByPriority(), known.depthByFairnessKey(), known.deadLetters());
+					known.depthByPriority(), known.depthByFairnessKey(), known.deadLetters(), known.deadLetterCount());
 		}
 
 	}
@@ -245,7 +247,8 @@ final class SharedQueueView {
 						.map((pause) -> new PauseDescriptor(pause.by(), pause.since().toEpochMilli()))
 						.orElse(null),
 					redis.instances().stream().map(Redis::instance).toList());
-			return new Reading(shared, redis.lenByPriority(), redis.lenByFairnessKey(), redis.deadLetters());
+			return new Reading(shared, redis.lenByPriority(), redis.lenByFairnessKey(), redis.deadLetters(),
+					stats.deadLetters());
 		}
 
 		private static InstanceDescriptor instance(QueueInstance instance) {

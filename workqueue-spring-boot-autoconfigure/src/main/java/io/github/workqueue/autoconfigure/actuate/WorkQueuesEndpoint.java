@@ -1,6 +1,7 @@
 package io.github.workqueue.autoconfigure.actuate;
 
 import java.security.Principal;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -11,6 +12,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -50,9 +52,16 @@ public class WorkQueuesEndpoint {
 
 	private final SharedQueueView sharedView = new SharedQueueView();
 
+	private final @Nullable Double stuckAfterSeconds;
+
 	public WorkQueuesEndpoint(WorkQueueRegistry queues, QueueWorkerRegistry workers,
 			@Nullable MeterRegistry meterRegistry) {
 		this(queues, workers, meterRegistry, null);
+	}
+
+	public WorkQueuesEndpoint(WorkQueueRegistry queues, QueueWorkerRegistry workers,
+			@Nullable MeterRegistry meterRegistry, @Nullable RecentRates recentRates) {
+		this(queues, workers, meterRegistry, recentRates, null);
 	}
 
 	/**
@@ -62,13 +71,17 @@ public class WorkQueuesEndpoint {
 	 * @param meterRegistry where the queues' meters are, if metrics are on
 	 * @param recentRates the queues' recent rates, if they are sampled (the dashboard is
 	 * on)
+	 * @param stuckThreshold the processing time after which an item counts as stuck
+	 * ({@code workqueue.health.stuck-threshold}), if set
 	 */
 	public WorkQueuesEndpoint(WorkQueueRegistry queues, QueueWorkerRegistry workers,
-			@Nullable MeterRegistry meterRegistry, @Nullable RecentRates recentRates) {
+			@Nullable MeterRegistry meterRegistry, @Nullable RecentRates recentRates,
+			@Nullable Duration stuckThreshold) {
 		this.queues = queues;
 		this.workers = workers;
 		this.meterRegistry = meterRegistry;
 		this.recentRates = recentRates;
+		this.stuckAfterSeconds = (stuckThreshold != null) ? stuckThreshold.toMillis() / 1000.0 : null;
 	}
 
 	/**
@@ -96,21 +109,48 @@ public class WorkQueuesEndpoint {
 	}
 
 	public @Nullable QueueDescriptor queue(String name) {
-		return queue(name, null);
+		return queue(name, null, null);
+	}
+
+	/**
+	 * Tells whether a queue of that name exists, without reading it.
+	 * @param name the queue
+	 * @return whether it exists
+	 */
+	public boolean hasQueue(String name) {
+		return this.queues.getQueue(name) != null;
+	}
+
+	/**
+	 * Names the queues, in order.
+	 * @return their names
+	 */
+	public List<String> names() {
+		return List.copyOf(new TreeMap<>(this.queues.getQueues()).keySet());
+	}
+
+	public @Nullable QueueDescriptor queue(String name, @Nullable String search) {
+		return queue(name, search, null);
 	}
 
 	/**
 	 * Describes one queue.
 	 * @param name the queue
 	 * @param search if given, only the dead letters whose item contains it (ignoring
-	 * case) are listed and counted
+	 * case) are listed and counted; on Redis, among the newest 1,000 given up and the
+	 * parked ones
+	 * @param offset how many dead letters to pass over before the 100 listed (paging,
+	 * newest first); 0 if not given
 	 * @return the queue, or {@code null} if there is none of that name
 	 */
 	@ReadOperation
-	public @Nullable QueueDescriptor queue(@Selector String name, @Nullable String search) {
+	public @Nullable QueueDescriptor queue(@Selector String name, @Nullable String search, @Nullable Integer offset) {
 		RateLimitingQueue<?> queue = this.queues.getQueue(name);
-		return (queue != null)
-				? describe(name, queue, null, System.nanoTime() + SharedQueueView.BOUND.toNanos(), search) : null;
+		if (offset != null && offset < 0) {
+			throw new InvalidEndpointRequestException("\"offset\" must be 0 or more, was " + offset, "Invalid offset");
+		}
+		return (queue != null) ? describe(name, queue, null, System.nanoTime() + SharedQueueView.BOUND.toNanos(),
+				search, (offset != null) ? offset : 0) : null;
 	}
 
 	private QueueDescriptor describe(String name, RateLimitingQueue<?> queue, @Nullable Long since) {
@@ -223,17 +263,17 @@ public class WorkQueuesEndpoint {
 
 	private QueueDescriptor describe(String name, RateLimitingQueue<?> queue, @Nullable Long since,
 			long deadlineNanos) {
-		return describe(name, queue, since, deadlineNanos, null);
+		return describe(name, queue, since, deadlineNanos, null, 0);
 	}
 
 	private QueueDescriptor describe(String name, RateLimitingQueue<?> queue, @Nullable Long since, long deadlineNanos,
-			@Nullable String search) {
+			@Nullable String search, int offset) {
 		QueueWorkerContainer container = this.workers.getContainer(name);
-		WorkersDescriptor workers = (container != null)
-				? new WorkersDescriptor(container.method(), container.workers(), container.liveWorkers(),
-						container.replacedWorkers(), container.inFlight(), container.isPaused(),
-						container.longestRunning().toMillis() / 1000.0, container.outcomes(), processing(container))
-				: null;
+		WorkersDescriptor workers = (container != null) ? new WorkersDescriptor(container.method(), container.workers(),
+				container.liveWorkers(), container.replacedWorkers(), container.inFlight(), container.isPaused(),
+				container.longestRunning().toMillis() / 1000.0, this.stuckAfterSeconds, container.outcomes(),
+				processing(container)) : null;
+		boolean searched = search != null && !search.isBlank();
 		SharedQueueView.Reading reading = this.sharedView.read(queue, deadlineNanos);
 		List<RateSample> recent = (since != null && this.recentRates != null) ? this.recentRates.since(name, since)
 				: null;
@@ -243,17 +283,19 @@ public class WorkQueuesEndpoint {
 			return new QueueDescriptor("memory", queue.len(), queue.lenByPriority(), queue.lenByFairnessKey(),
 					queue.waitingLen(), queue.isShuttingDown(), count("workqueue.adds", name), completions(name),
 					count("workqueue.retries", name), queue.rateLimiter().toString(), workers, null, recent,
-					letters.size(), listed(letters));
+					letters.size(), offset, listed(letters, offset));
 		}
 		// A Redis queue's figures were read together, within a bound (the last ones,
 		// marked,
 		// while Redis does not answer).
 		SharedDescriptor shared = reading.shared();
 		List<DeadLetter> letters = matching(reading.deadLetters(), search);
+		long deadLetterCount = searched ? letters.size() : Math.max(letters.size(), reading.deadLetterCount());
 		return new QueueDescriptor("redis", intOrNull(shared.queued()), reading.depthByPriority(),
 				reading.depthByFairnessKey(), intOrNull(shared.waiting()), queue.isShuttingDown(),
 				count("workqueue.adds", name), completions(name), count("workqueue.retries", name),
-				queue.rateLimiter().toString(), workers, shared, recent, letters.size(), listed(letters));
+				queue.rateLimiter().toString(), workers, shared, recent, deadLetterCount, offset,
+				listed(letters, offset));
 	}
 
 	private static List<DeadLetter> matching(List<DeadLetter> letters, @Nullable String search) {
@@ -264,9 +306,10 @@ public class WorkQueuesEndpoint {
 		return letters.stream().filter((letter) -> letter.item().toLowerCase(Locale.ROOT).contains(wanted)).toList();
 	}
 
-	/** The first dead letters, as the endpoint lists them. */
-	private static List<DeadLetterDescriptor> listed(List<DeadLetter> letters) {
+	/** A page of dead letters, as the endpoint lists them. */
+	private static List<DeadLetterDescriptor> listed(List<DeadLetter> letters, int offset) {
 		return letters.stream()
+			.skip(offset)
 			.limit(MOST_DEAD_LETTERS_LISTED)
 			.map((letter) -> new DeadLetterDescriptor(letter.item(), letter.reason(), letter.attempts(),
 					letter.lastError(), (letter.at() != null) ? letter.at().toEpochMilli() : null))
@@ -334,14 +377,16 @@ public class WorkQueuesEndpoint {
 	 * @param recent this instance's recent rates and latencies, oldest first, when asked
 	 * for and sampled
 	 * @param deadLetterCount the items kept as dead letters (given up by the workers, and
-	 * on Redis parked)
-	 * @param deadLetters the newest of them, at most 100
+	 * on Redis parked), or those that match the search
+	 * @param deadLettersOffset how many of them, newest first, come before the first
+	 * listed
+	 * @param deadLetters the listed ones, at most 100 from the offset, newest first
 	 */
 	public record QueueDescriptor(String backend, @Nullable Integer depth, Map<Integer, Integer> depthByPriority,
 			Map<String, Integer> depthByFairnessKey, @Nullable Integer waiting, boolean shuttingDown,
 			@Nullable Long adds, @Nullable Long completions, @Nullable Long retries, String rateLimiter,
 			@Nullable WorkersDescriptor workers, @Nullable SharedDescriptor shared, @Nullable List<RateSample> recent,
-			int deadLetterCount, List<DeadLetterDescriptor> deadLetters) {
+			long deadLetterCount, int deadLettersOffset, List<DeadLetterDescriptor> deadLetters) {
 
 	}
 
@@ -432,10 +477,12 @@ public class WorkQueuesEndpoint {
 	 * @param workDurationP99 99th percentile of the same
 	 * @param depth the queue's depth at the sample (queue-wide for a Redis queue, as last
 	 * read from Redis), or {@code null} if not known
+	 * @param oldestReadySeconds how long the oldest ready item had waited since its add
+	 * ({@code workqueue.oldest.ready.item}), or {@code null} if not known (Redis queues)
 	 */
 	public record RateSample(long time, double addsPerSecond, double completionsPerSecond, double retriesPerSecond,
 			@Nullable Estimate queueLatencyP50, @Nullable Estimate queueLatencyP99, @Nullable Estimate workDurationP50,
-			@Nullable Estimate workDurationP99, @Nullable Double depth) {
+			@Nullable Estimate workDurationP99, @Nullable Double depth, @Nullable Double oldestReadySeconds) {
 
 	}
 
@@ -478,12 +525,14 @@ public class WorkQueuesEndpoint {
 	 * @param processing items being processed
 	 * @param paused whether the workers are paused
 	 * @param longestRunningSeconds age of the oldest item being processed
+	 * @param stuckAfterSeconds the processing time after which an item counts as stuck
+	 * ({@code workqueue.health.stuck-threshold}), or {@code null} if not set
 	 * @param outcomes what happened to the processed items
 	 * @param items the items being processed, the longest running first (at most 100)
 	 */
 	public record WorkersDescriptor(String method, int configured, int live, long replaced, int processing,
-			boolean paused, double longestRunningSeconds, QueueWorkerContainer.Outcomes outcomes,
-			List<ProcessingDescriptor> items) {
+			boolean paused, double longestRunningSeconds, @Nullable Double stuckAfterSeconds,
+			QueueWorkerContainer.Outcomes outcomes, List<ProcessingDescriptor> items) {
 
 	}
 

@@ -1,5 +1,7 @@
 package io.github.workqueue.autoconfigure.actuate;
 
+import java.time.Duration;
+
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -10,7 +12,9 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
 import io.github.workqueue.autoconfigure.WorkQueueRegistry;
@@ -29,8 +33,10 @@ public final class WorkQueuesEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	WorkQueuesEndpoint workQueuesEndpoint(WorkQueueRegistry queues, QueueWorkerRegistry workers,
-			ObjectProvider<MeterRegistry> meterRegistry, ObjectProvider<RecentRates> recentRates) {
-		return new WorkQueuesEndpoint(queues, workers, meterRegistry.getIfUnique(), recentRates.getIfAvailable());
+			ObjectProvider<MeterRegistry> meterRegistry, ObjectProvider<RecentRates> recentRates,
+			Environment environment) {
+		return new WorkQueuesEndpoint(queues, workers, meterRegistry.getIfUnique(), recentRates.getIfAvailable(),
+				Binder.get(environment).bind("workqueue.health.stuck-threshold", Duration.class).orElse(null));
 	}
 
 	@Bean

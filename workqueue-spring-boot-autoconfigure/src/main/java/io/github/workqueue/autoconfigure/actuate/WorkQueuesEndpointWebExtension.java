@@ -6,15 +6,16 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
 
 /**
- * The {@code workqueues} endpoint over HTTP: a write to an unknown queue answers 404 like
- * a read, and a bad request answers 400 with a body that says what was wrong and which
- * actions exist.
+ * The {@code workqueues} endpoint over HTTP: a read or write of an unknown queue answers
+ * 404, and a bad request answers 400, each with a body that says what was wrong and which
+ * queues and actions exist.
  */
 @EndpointWebExtension(endpoint = WorkQueuesEndpoint.class)
 public class WorkQueuesEndpointWebExtension {
@@ -28,14 +29,29 @@ public class WorkQueuesEndpointWebExtension {
 		this.delegate = delegate;
 	}
 
+	/**
+	 * Describes one queue, as {@link WorkQueuesEndpoint#queue(String, String, Integer)}.
+	 * @param name the queue
+	 * @param search only the dead letters whose item contains it, if given
+	 * @param offset how many dead letters to pass over, if given
+	 * @return the queue, 404 if there is none of that name, 400 for a negative offset
+	 */
+	@ReadOperation
+	public WebEndpointResponse<Object> queue(@Selector String name, @Nullable String search, @Nullable Integer offset) {
+		try {
+			WorkQueuesEndpoint.QueueDescriptor queue = this.delegate.queue(name, search, offset);
+			return (queue != null) ? new WebEndpointResponse<>(queue) : notFound(name);
+		}
+		catch (InvalidEndpointRequestException ex) {
+			return badRequest(ex.getMessage());
+		}
+	}
+
 	@WriteOperation
 	public WebEndpointResponse<Object> changeWorkers(@Selector String name, @Nullable String action,
 			@Nullable String item, @Nullable Principal principal) {
-		if (this.delegate.queue(name) == null) {
-			return new WebEndpointResponse<>(
-					new ErrorDescriptor("No queue named '" + name + "'",
-							List.copyOf(this.delegate.queues().queues().keySet()), ACTIONS),
-					WebEndpointResponse.STATUS_NOT_FOUND);
+		if (!this.delegate.hasQueue(name)) {
+			return notFound(name);
 		}
 		if (action == null) {
 			return badRequest("Missing \"action\": send {\"action\": \"pause\"} or {\"action\": \"resume\"}");
@@ -48,9 +64,14 @@ public class WorkQueuesEndpointWebExtension {
 		}
 	}
 
+	private WebEndpointResponse<Object> notFound(String name) {
+		return new WebEndpointResponse<>(
+				new ErrorDescriptor("No queue named '" + name + "'", this.delegate.names(), ACTIONS),
+				WebEndpointResponse.STATUS_NOT_FOUND);
+	}
+
 	private WebEndpointResponse<Object> badRequest(@Nullable String message) {
-		return new WebEndpointResponse<>(new ErrorDescriptor(String.valueOf(message),
-				List.copyOf(this.delegate.queues().queues().keySet()), ACTIONS),
+		return new WebEndpointResponse<>(new ErrorDescriptor(String.valueOf(message), this.delegate.names(), ACTIONS),
 				WebEndpointResponse.STATUS_BAD_REQUEST);
 	}
 

@@ -132,6 +132,13 @@ public class MicrometerMetricsProvider implements MetricsProvider {
 	}
 
 	@Override
+	public SettableGaugeMetric newOldestReadyItemSecondsMetric(String name) {
+		return settable("workqueue.oldest.ready.item",
+				"How many seconds the oldest item ready and not yet taken has waited since it was added", name,
+				"seconds");
+	}
+
+	@Override
 	public CounterMetric newRetriesMetric(String name) {
 		return counter("workqueue.retries", "Total number of retries handled by workqueue", Tags.of("name", name));
 	}

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.context.SmartLifecycle;
 
+import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.spring.QueueWorkerContainer;
 import io.github.workqueue.spring.QueueWorkerRegistry;
 import io.github.workqueue.spring.internal.DefaultQueueWorkerRegistry;
@@ -15,9 +16,12 @@ import io.github.workqueue.spring.internal.DefaultQueueWorkerRegistry;
 /**
  * Worker metrics, read from the containers when scraped:
  * {@code workqueue_worker_outcomes_total} (tags {@code name}, {@code outcome}: success,
- * retry, given_up, unfinished_at_shutdown), {@code workqueue_workers_live} and
- * {@code workqueue_workers_paused}. Registered once the containers exist, right after the
- * worker registry starts.
+ * retry, given_up, unfinished_at_shutdown), {@code workqueue_workers_live},
+ * {@code workqueue_workers_paused}, {@code workqueue_dead_letters_dropped_total} and, for
+ * a queue whose dead letters the container keeps in the process (in-memory queues),
+ * {@code workqueue_dead_letters} (a queue shared on Redis reports its queue-wide
+ * {@code workqueue_shared_dead_letters} instead, from the figures it reads). Registered
+ * once the containers exist, right after the worker registry starts.
  */
 public class QueueWorkerMetrics implements SmartLifecycle {
 
@@ -51,8 +55,23 @@ public class QueueWorkerMetrics implements SmartLifecycle {
 				.description("1 while the queue's workers are paused")
 				.tag("name", container.queueName())
 				.register(this.registry);
+			deadLetters(container);
 		}
 		this.running = true;
+	}
+
+	private void deadLetters(QueueWorkerContainer container) {
+		FunctionCounter
+			.builder("workqueue.dead.letters.dropped", container, (c) -> c.deadLetters().deadLettersDropped())
+			.description("Dead letters dropped, the oldest first, to keep the store within its bound")
+			.tag("name", container.queueName())
+			.register(this.registry);
+		if (!(container.deadLetters() instanceof RateLimitingQueue<?>)) {
+			Gauge.builder("workqueue.dead.letters", container, (c) -> c.deadLetters().deadLetterCount())
+				.description("Items kept as dead letters: given up by the queue's workers")
+				.tag("name", container.queueName())
+				.register(this.registry);
+		}
 	}
 
 	private void outcome(QueueWorkerContainer container, String outcome, ToLongFunction<QueueWorkerContainer> count) {

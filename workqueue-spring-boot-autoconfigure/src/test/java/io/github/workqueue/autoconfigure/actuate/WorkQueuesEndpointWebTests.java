@@ -17,6 +17,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 
 import io.github.workqueue.autoconfigure.WorkQueueRegistry;
 import io.github.workqueue.core.AddOptions;
+import io.github.workqueue.core.DeadLetters;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.spring.QueueWorker;
 import io.github.workqueue.spring.QueueWorkerRegistry;
@@ -27,7 +28,7 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=workqueues,health",
 				"management.endpoint.health.show-components=always", "workqueue.queues.orders.workers=2",
-				"workqueue.queues.idle.workers=1",
+				"workqueue.queues.idle.workers=1", "workqueue.health.stuck-threshold=1h",
 				// Spring Data Redis is on this module's test class path, with no Redis at
 				// its default address: its own health indicator is not what is tested
 				// here.
@@ -74,6 +75,41 @@ class WorkQueuesEndpointWebTests {
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(response.body()).contains("\"depth\":2", "\"depthByPriority\":{\"7\":1,\"0\":1}",
 				"\"depthByFairnessKey\":{}");
+	}
+
+	@Test
+	void deadLettersShouldBePagedNewestFirst() throws Exception {
+		@SuppressWarnings("unchecked")
+		DeadLetters<Object> letters = (DeadLetters<Object>) this.workers.getContainer("idle").deadLetters();
+		for (int i = 0; i < 150; i++) {
+			letters.deadLetter("letter-" + i, "gave up: not retryable", 1, null);
+		}
+		try {
+			HttpResponse<String> first = get("/actuator/workqueues/idle");
+			assertThat(first.body())
+				.contains("\"deadLetterCount\":150", "\"deadLettersOffset\":0",
+						"\"deadLetters\":[{\"item\":\"letter-149\"", "\"item\":\"letter-50\"")
+				.doesNotContain("\"item\":\"letter-49\"");
+			HttpResponse<String> older = get("/actuator/workqueues/idle?offset=100");
+			assertThat(older.body())
+				.contains("\"deadLetterCount\":150", "\"deadLettersOffset\":100",
+						"\"deadLetters\":[{\"item\":\"letter-49\"", "\"item\":\"letter-0\"")
+				.doesNotContain("\"item\":\"letter-50\"");
+			HttpResponse<String> searched = get("/actuator/workqueues/idle?search=letter-14");
+			assertThat(searched.body()).as("letter-14 and letter-140 to 149").contains("\"deadLetterCount\":11");
+			HttpResponse<String> negative = get("/actuator/workqueues/idle?offset=-1");
+			assertThat(negative.statusCode()).isEqualTo(400);
+			assertThat(negative.body()).contains("offset");
+		}
+		finally {
+			post("/actuator/workqueues/idle", "{\"action\":\"drop-dead-letter\",\"item\":\"*\"}");
+			post("/actuator/workqueues/idle", "{\"action\":\"drop-dead-letter\",\"item\":\"*\"}");
+		}
+	}
+
+	@Test
+	void workersShouldCarryTheStuckThresholdForThePage() throws Exception {
+		assertThat(get("/actuator/workqueues/orders").body()).contains("\"stuckAfterSeconds\":3600.0");
 	}
 
 	@Test

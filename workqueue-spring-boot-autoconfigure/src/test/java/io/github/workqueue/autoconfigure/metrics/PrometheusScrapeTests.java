@@ -64,6 +64,9 @@ class PrometheusScrapeTests {
 					"workqueue_unfinished_work_seconds{name=\"orders\"} 0.48");
 			assertThat(scrape).contains("# TYPE workqueue_longest_running_processor_seconds gauge",
 					"workqueue_longest_running_processor_seconds{name=\"orders\"} 0.48");
+			assertThat(scrape).as("b, added at 0 and still ready at 500 ms")
+				.contains("# TYPE workqueue_oldest_ready_item_seconds gauge",
+						"workqueue_oldest_ready_item_seconds{name=\"orders\"} 0.5");
 			assertThat(scrape).contains("# TYPE workqueue_retries_total counter",
 					"workqueue_retries_total{name=\"orders\"} 1.0");
 			assertThat(scrape).contains("# TYPE workqueue_waiting gauge", "workqueue_waiting{name=\"orders\"} 0.0");

@@ -1,5 +1,6 @@
 package io.github.workqueue.spring.internal;
 
+import java.lang.System.Logger.Level;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -23,6 +24,11 @@ import io.github.workqueue.core.RateLimitingQueue;
  * <b>Concurrency.</b> Thread-safe: every method holds the instance's monitor.
  */
 final class InProcessDeadLetters implements DeadLetters<Object> {
+
+	private static final System.Logger logger = System.getLogger(InProcessDeadLetters.class.getName());
+
+	/** After the first drop, one WARN per this many. */
+	private static final int DROPS_PER_LOG = 1000;
 
 	private final RateLimitingQueue<Object> queue;
 
@@ -48,6 +54,10 @@ final class InProcessDeadLetters implements DeadLetters<Object> {
 			Map.Entry<String, Entry> oldest = this.entries.entrySet().iterator().next();
 			this.entries.remove(oldest.getKey());
 			this.evicted++;
+			if (this.evicted == 1 || this.evicted % DROPS_PER_LOG == 0) {
+				logger.log(Level.WARNING, "workqueue '" + this.queue.name() + "': more than " + this.capacity
+						+ " dead letters kept; dropped the oldest (" + this.evicted + " so far)");
+			}
 		}
 	}
 
@@ -77,8 +87,13 @@ final class InProcessDeadLetters implements DeadLetters<Object> {
 		return this.entries.remove(item) != null;
 	}
 
-	/** How many dead letters were dropped because the store was full. */
-	synchronized long evicted() {
+	@Override
+	public synchronized long deadLetterCount() {
+		return this.entries.size();
+	}
+
+	@Override
+	public synchronized long deadLettersDropped() {
 		return this.evicted;
 	}
 
