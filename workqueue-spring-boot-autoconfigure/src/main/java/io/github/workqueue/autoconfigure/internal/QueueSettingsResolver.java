@@ -14,7 +14,6 @@ import io.github.workqueue.autoconfigure.WorkQueueProperties.Backend;
 import io.github.workqueue.autoconfigure.WorkQueueProperties.QueueProperties;
 import io.github.workqueue.autoconfigure.WorkQueueProperties.RateLimiterProperties;
 import io.github.workqueue.autoconfigure.internal.QueueSettings.RedisSettings;
-import io.github.workqueue.redis.RedisQueueBuilder;
 import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
 
 /**
@@ -27,28 +26,6 @@ import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
  * <b>Concurrency.</b> Immutable once built; thread-safe.
  */
 public final class QueueSettingsResolver {
-
-	static final int DEFAULT_WORKERS = 1;
-
-	static final Duration DEFAULT_BASE_DELAY = Duration.ofMillis(5);
-
-	static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(1000);
-
-	static final double DEFAULT_QPS = 10;
-
-	static final int DEFAULT_BURST = 100;
-
-	static final Duration DEFAULT_FAST_DELAY = Duration.ofMillis(5);
-
-	static final Duration DEFAULT_SLOW_DELAY = Duration.ofSeconds(10);
-
-	static final int DEFAULT_MAX_FAST_ATTEMPTS = 5;
-
-	static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(30);
-
-	static final int DEFAULT_MAX_REDELIVERIES = 5;
-
-	static final String DEFAULT_KEY_PREFIX = "workqueue";
 
 	private static final String DEFAULTS_PATH = "workqueue.defaults";
 
@@ -118,7 +95,7 @@ public final class QueueSettingsResolver {
 
 	private QueueSettings resolve(@Nullable String name, QueueProperties own, String path) {
 		QueueProperties defaults = this.properties.getDefaults();
-		int workers = pick(own.getWorkers(), defaults.getWorkers(), DEFAULT_WORKERS);
+		int workers = pick(own.getWorkers(), defaults.getWorkers(), QueueDefaults.WORKERS);
 		if (workers < 1) {
 			throw invalid(own.getWorkers(), path, DEFAULTS_PATH, ".workers", workers, "must be at least 1",
 					"Set it to the number of worker threads the queue should have, 1 or more.");
@@ -133,7 +110,7 @@ public final class QueueSettingsResolver {
 		LinkedHashSet<Class<? extends Throwable>> notRetryable = new LinkedHashSet<>(defaults.getNotRetryable());
 		notRetryable.addAll(own.getNotRetryable());
 		RateLimiterSpec limiter = resolveLimiter(own.getRateLimiter(), path + ".rate-limiter", true);
-		Backend backend = pick(own.getBackend(), defaults.getBackend(), Backend.MEMORY);
+		Backend backend = pick(own.getBackend(), defaults.getBackend(), QueueDefaults.BACKEND);
 		String backendPath = where(own.getBackend(), path, DEFAULTS_PATH) + ".backend";
 		if (backend == Backend.REDIS && !RedisBackend.isAvailable(this.classLoader)) {
 			throw InvalidWorkQueueConfigurationException.forProperty(backendPath, "redis",
@@ -142,7 +119,8 @@ public final class QueueSettingsResolver {
 							+ "org.springframework.boot:spring-boot-starter-data-redis (which configures the "
 							+ "connection from spring.data.redis.*), or remove the property to keep the queue in memory.");
 		}
-		int defaultPriority = pick(own.getDefaultPriority(), defaults.getDefaultPriority(), 0);
+		int defaultPriority = pick(own.getDefaultPriority(), defaults.getDefaultPriority(),
+				QueueDefaults.DEFAULT_PRIORITY);
 		String fairness = (own.getFairness() != null) ? own.getFairness() : defaults.getFairness();
 		String fairnessPath = where(own.getFairness(), path, DEFAULTS_PATH) + ".fairness";
 		if (fairness != null && !this.beanExists.test(fairness)) {
@@ -157,45 +135,46 @@ public final class QueueSettingsResolver {
 
 	private RedisSettings resolveRedis(QueueProperties own, String path) {
 		QueueProperties defaults = this.properties.getDefaults();
-		Duration lease = pick(own.getLeaseDuration(), defaults.getLeaseDuration(), DEFAULT_LEASE_DURATION);
+		Duration lease = pick(own.getLeaseDuration(), defaults.getLeaseDuration(), QueueDefaults.LEASE_DURATION);
 		if (lease.compareTo(Duration.ofMillis(100)) < 0) {
 			throw invalid(own.getLeaseDuration(), path, DEFAULTS_PATH, ".lease-duration", lease,
 					"must be at least 100ms",
 					"Set how long an item held by a crashed instance waits before it is delivered again, for "
 							+ "example 30s; the lease is renewed every third of it while the item is processing.");
 		}
-		int maxRedeliveries = pick(own.getMaxRedeliveries(), defaults.getMaxRedeliveries(), DEFAULT_MAX_REDELIVERIES);
+		int maxRedeliveries = pick(own.getMaxRedeliveries(), defaults.getMaxRedeliveries(),
+				QueueDefaults.MAX_REDELIVERIES);
 		if (maxRedeliveries < 0) {
 			throw invalid(own.getMaxRedeliveries(), path, DEFAULTS_PATH, ".max-redeliveries", maxRedeliveries,
 					"must not be negative",
 					"Set how many times in a row an item may be delivered again after its lease expired, 0 or more.");
 		}
-		String prefix = pick(own.getKeyPrefix(), defaults.getKeyPrefix(), DEFAULT_KEY_PREFIX);
+		String prefix = pick(own.getKeyPrefix(), defaults.getKeyPrefix(), QueueDefaults.KEY_PREFIX);
 		if (prefix.isBlank() || prefix.contains("{") || prefix.contains("}")) {
 			throw invalid(own.getKeyPrefix(), path, DEFAULTS_PATH, ".key-prefix", prefix,
 					"must be non-blank and without braces",
 					"Set the first part of the queue's Redis keys, for example the application's name.");
 		}
-		int shards = pick(own.getShards(), defaults.getShards(), 1);
+		int shards = pick(own.getShards(), defaults.getShards(), QueueDefaults.SHARDS);
 		if (shards < 1 || shards > 1024) {
 			throw invalid(own.getShards(), path, DEFAULTS_PATH, ".shards", shards, "must be from 1 to 1024",
 					"Set how many shards (Redis Cluster masters) the queue is spread over; 1 keeps one FIFO.");
 		}
-		int prefetch = pick(own.getPrefetch(), defaults.getPrefetch(), RedisQueueBuilder.DEFAULT_PREFETCH);
-		if (prefetch < 0 || prefetch > RedisQueueBuilder.MOST_PREFETCH) {
+		int prefetch = pick(own.getPrefetch(), defaults.getPrefetch(), QueueDefaults.PREFETCH);
+		if (prefetch < 0 || prefetch > QueueDefaults.MOST_PREFETCH) {
 			throw invalid(own.getPrefetch(), path, DEFAULTS_PATH, ".prefetch", prefetch,
-					"must be from 0 to " + RedisQueueBuilder.MOST_PREFETCH,
+					"must be from 0 to " + QueueDefaults.MOST_PREFETCH,
 					"Set how many items an instance may lease ahead of its waiting workers; 0 keeps the "
 							+ "queue's order exact across instances.");
 		}
-		int replicasAck = pick(own.getReplicasAck(), defaults.getReplicasAck(), 0);
+		int replicasAck = pick(own.getReplicasAck(), defaults.getReplicasAck(), QueueDefaults.REPLICAS_ACK);
 		if (replicasAck < 0) {
 			throw invalid(own.getReplicasAck(), path, DEFAULTS_PATH, ".replicas-ack", replicasAck,
 					"must not be negative",
 					"Set how many replicas must confirm each add and done before it returns; 0 waits for none.");
 		}
 		Duration replicasAckTimeout = pick(own.getReplicasAckTimeout(), defaults.getReplicasAckTimeout(),
-				RedisQueueBuilder.DEFAULT_REPLICAS_ACK_TIMEOUT);
+				QueueDefaults.REPLICAS_ACK_TIMEOUT);
 		if (replicasAckTimeout.toMillis() < 1 || replicasAckTimeout.compareTo(Duration.ofMinutes(1)) > 0) {
 			throw invalid(own.getReplicasAckTimeout(), path, DEFAULTS_PATH, ".replicas-ack-timeout", replicasAckTimeout,
 					"must be from 1ms to 1m",
@@ -208,8 +187,8 @@ public final class QueueSettingsResolver {
 	private RateLimiterSpec resolveLimiter(RateLimiterProperties own, String path, boolean inheritsType) {
 		RateLimiterProperties defaults = this.properties.getDefaults().getRateLimiter();
 		String defaultsPath = DEFAULTS_PATH + ".rate-limiter";
-		String typeValue = (own.getType() != null) ? own.getType()
-				: inheritsType ? ((defaults.getType() != null) ? defaults.getType() : "controller") : null;
+		String typeValue = (own.getType() != null) ? own.getType() : inheritsType
+				? ((defaults.getType() != null) ? defaults.getType() : QueueDefaults.RATE_LIMITER_TYPE) : null;
 		if (typeValue == null) {
 			throw InvalidWorkQueueConfigurationException.forProperty(path + ".type", "none",
 					"is required for each limiter of max-of",
@@ -223,13 +202,14 @@ public final class QueueSettingsResolver {
 					"Set " + where + ".type to one of: " + RateLimiterType.allValues() + ".");
 		}
 		boolean typeInherited = own.getType() == null;
-		Duration baseDelay = pick(own.getBaseDelay(), defaults.getBaseDelay(), DEFAULT_BASE_DELAY);
-		Duration maxDelay = pick(own.getMaxDelay(), defaults.getMaxDelay(), DEFAULT_MAX_DELAY);
-		double qps = pick(own.getQps(), defaults.getQps(), DEFAULT_QPS);
-		int burst = pick(own.getBurst(), defaults.getBurst(), DEFAULT_BURST);
-		Duration fastDelay = pick(own.getFastDelay(), defaults.getFastDelay(), DEFAULT_FAST_DELAY);
-		Duration slowDelay = pick(own.getSlowDelay(), defaults.getSlowDelay(), DEFAULT_SLOW_DELAY);
-		int maxFastAttempts = pick(own.getMaxFastAttempts(), defaults.getMaxFastAttempts(), DEFAULT_MAX_FAST_ATTEMPTS);
+		Duration baseDelay = pick(own.getBaseDelay(), defaults.getBaseDelay(), QueueDefaults.BASE_DELAY);
+		Duration maxDelay = pick(own.getMaxDelay(), defaults.getMaxDelay(), QueueDefaults.MAX_DELAY);
+		double qps = pick(own.getQps(), defaults.getQps(), QueueDefaults.QPS);
+		int burst = pick(own.getBurst(), defaults.getBurst(), QueueDefaults.BURST);
+		Duration fastDelay = pick(own.getFastDelay(), defaults.getFastDelay(), QueueDefaults.FAST_DELAY);
+		Duration slowDelay = pick(own.getSlowDelay(), defaults.getSlowDelay(), QueueDefaults.SLOW_DELAY);
+		int maxFastAttempts = pick(own.getMaxFastAttempts(), defaults.getMaxFastAttempts(),
+				QueueDefaults.MAX_FAST_ATTEMPTS);
 		Duration maxWait = (own.getMaxWait() != null) ? own.getMaxWait()
 				: (inheritsType ? defaults.getMaxWait() : null);
 		String bean = (own.getBean() != null) ? own.getBean() : (typeInherited ? defaults.getBean() : null);
