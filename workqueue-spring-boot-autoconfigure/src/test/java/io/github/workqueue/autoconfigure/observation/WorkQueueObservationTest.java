@@ -20,7 +20,7 @@ import io.github.workqueue.spring.QueueWorker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-class WorkQueueObservationTests {
+class WorkQueueObservationTest {
 
 	private final List<Observation.Context> stopped = new CopyOnWriteArrayList<>();
 
@@ -36,7 +36,7 @@ class WorkQueueObservationTests {
 
 			@Override
 			public void onStop(Observation.Context context) {
-				WorkQueueObservationTests.this.stopped.add(context);
+				WorkQueueObservationTest.this.stopped.add(context);
 			}
 
 			@Override

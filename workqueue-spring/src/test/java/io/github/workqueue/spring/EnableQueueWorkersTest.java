@@ -22,7 +22,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * The programming model on plain Spring Framework, without Spring Boot.
  */
-class EnableQueueWorkersTests {
+class EnableQueueWorkersTest {
 
 	@Test
 	void workerShouldProcessItemsOfTheQueueBeanNamedAfterIt() {

@@ -49,7 +49,7 @@ import static org.awaitility.Awaitility.await;
  * Queues whose backend is Redis, on the connection Spring Boot configures from
  * {@code spring.data.redis.*}, against a real Redis.
  */
-class RedisBackendTests {
+class RedisBackendTest {
 
 	private final String queue = TestRedis.uniqueName("orders");
 
@@ -370,7 +370,7 @@ class RedisBackendTests {
 
 	@Test
 	void healthShouldBeDownWhileAQueuesSenderIsStalled() {
-		this.runner.withBean("stalled", RateLimitingQueue.class, RedisBackendTests::stalledQueue).run((context) -> {
+		this.runner.withBean("stalled", RateLimitingQueue.class, RedisBackendTest::stalledQueue).run((context) -> {
 			WorkQueuesHealthIndicator health = new WorkQueuesHealthIndicator(context.getBean(QueueWorkerRegistry.class),
 					context.getBean(WorkQueueRegistry.class), null);
 			var result = health.health(true);
@@ -385,7 +385,7 @@ class RedisBackendTests {
 	 * nothing else.
 	 */
 	private static RateLimitingQueue<?> stalledQueue() {
-		return (RateLimitingQueue<?>) Proxy.newProxyInstance(RedisBackendTests.class.getClassLoader(),
+		return (RateLimitingQueue<?>) Proxy.newProxyInstance(RedisBackendTest.class.getClassLoader(),
 				new Class<?>[] { RedisQueue.class }, (proxy, method, args) -> switch (method.getName()) {
 					case "stalledFor" -> Optional.of(Duration.ofSeconds(12));
 					case "toString" -> "stalled queue";

@@ -34,7 +34,7 @@ import static org.awaitility.Awaitility.await;
  * once, by either; shutting down the instance that is reconciling a key mid-work loses
  * nothing, the other finishes it.
  */
-class TwoInstancesOnRedisTests {
+class TwoInstancesOnRedisTest {
 
 	private final String prefix = "sample-" + UUID.randomUUID().toString().substring(0, 8);
 

@@ -51,7 +51,7 @@ import static org.awaitility.Awaitility.await;
  * bounds) and clears when Redis is back, and read-only access shows no write button.
  * Skipped, saying so, where the machine has no Chromium.
  */
-class DashboardBrowserTests {
+class DashboardBrowserTest {
 
 	private static final String PAGE = "/actuator/workqueues-dashboard/";
 

@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 				// Sampled by the test, not by the clock.
 				"workqueue.dashboard.sample-interval=1h", "workqueue.dashboard.history=2h",
 				"workqueue.queues.orders.workers=1", "management.health.redis.enabled=false" })
-class DashboardWebTests {
+class DashboardWebTest {
 
 	private final HttpClient http = HttpClient.newHttpClient();
 

@@ -48,7 +48,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 @ExtendWith(OutputCaptureExtension.class)
-class QueueWorkerContainerTests {
+class QueueWorkerContainerTest {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(WorkQueueAutoConfiguration.class))

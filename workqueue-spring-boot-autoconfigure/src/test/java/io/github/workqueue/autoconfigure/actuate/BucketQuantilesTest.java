@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.within;
 /**
  * Quantiles estimated from bucket counts the way Prometheus's histogram_quantile does.
  */
-class BucketQuantilesTests {
+class BucketQuantilesTest {
 
 	private static final double[] BOUNDS = { 0.001, 0.01, 0.1, 1 };
 

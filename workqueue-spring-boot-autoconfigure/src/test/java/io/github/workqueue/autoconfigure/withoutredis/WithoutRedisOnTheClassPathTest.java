@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * Redis. Any class of the starter that reaches a Redis class outside a condition fails
  * here with a {@link NoClassDefFoundError}.
  */
-class WithoutRedisOnTheClassPathTests {
+class WithoutRedisOnTheClassPathTest {
 
 	private static final List<String> LEFT_OUT = List.of("workqueue-redis", "lettuce", "spring-data-redis",
 			"spring-boot-data-redis", "embedded-redis");

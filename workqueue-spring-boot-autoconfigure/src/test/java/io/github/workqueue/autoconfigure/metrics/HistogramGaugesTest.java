@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * buckets as gauges tagged {@code le}.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class HistogramGaugesTests {
+class HistogramGaugesTest {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(

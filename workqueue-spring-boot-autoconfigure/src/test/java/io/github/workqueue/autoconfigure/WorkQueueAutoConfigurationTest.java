@@ -26,7 +26,7 @@ import io.github.workqueue.core.ratelimit.WithMaxWaitRateLimiter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class WorkQueueAutoConfigurationTests {
+class WorkQueueAutoConfigurationTest {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(WorkQueueAutoConfiguration.class))

@@ -43,7 +43,7 @@ import static org.awaitility.Awaitility.await;
  * is parked; with {@code replicas-ack: 1} no acknowledged add or done is lost; without
  * it, what was lost is reported.
  */
-class SentinelFailoverTests {
+class SentinelFailoverTest {
 
 	private static final String MASTER = "mymaster";
 

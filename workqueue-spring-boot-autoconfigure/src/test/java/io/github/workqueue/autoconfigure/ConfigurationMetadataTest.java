@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The IDE metadata users see: the per-queue properties they actually set have value
  * hints, not only the defaults.
  */
-class ConfigurationMetadataTests {
+class ConfigurationMetadataTest {
 
 	@Test
 	void perQueuePropertiesShouldHaveValueHints() throws Exception {
@@ -86,7 +86,7 @@ class ConfigurationMetadataTests {
 	}
 
 	private static String metadata() throws Exception {
-		try (InputStream in = ConfigurationMetadataTests.class
+		try (InputStream in = ConfigurationMetadataTest.class
 			.getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
 			assertThat(in).as("generated metadata").isNotNull();
 			return new String(in.readAllBytes(), StandardCharsets.UTF_8);

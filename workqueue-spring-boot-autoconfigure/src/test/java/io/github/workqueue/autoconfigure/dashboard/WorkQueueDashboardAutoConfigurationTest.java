@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * with its rates sampled only where there are meters to sample.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class WorkQueueDashboardAutoConfigurationTests {
+class WorkQueueDashboardAutoConfigurationTest {
 
 	private static final AutoConfigurations CONFIGURATIONS = AutoConfigurations.of(WorkQueueAutoConfiguration.class,
 			EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class,

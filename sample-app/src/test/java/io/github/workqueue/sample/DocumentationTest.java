@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * declared in an HTML comment right above it, {@code <!-- compiled with: ... -->}, which
  * a reader of the rendered page does not see.
  */
-class DocumentationTests {
+class DocumentationTest {
 
 	private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 

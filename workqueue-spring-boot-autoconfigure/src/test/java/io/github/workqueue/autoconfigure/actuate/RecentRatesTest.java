@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.within;
  * rates are the change over the interval, quantiles come from the interval's observations
  * only, old samples fall off.
  */
-class RecentRatesTests {
+class RecentRatesTest {
 
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 

@@ -20,7 +20,7 @@ import io.github.workqueue.core.metrics.SharedFigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class PrometheusScrapeTests {
+class PrometheusScrapeTest {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(

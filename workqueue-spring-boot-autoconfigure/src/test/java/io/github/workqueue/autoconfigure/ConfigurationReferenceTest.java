@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * docs/configuration.md lists every property of the metadata with the same default; the
  * Redis builder's defaults agree with the starter's.
  */
-class ConfigurationReferenceTests {
+class ConfigurationReferenceTest {
 
 	private static final Pattern ROW = Pattern.compile("^\\| (.+?) \\| (.+?) \\| .+\\|$");
 

@@ -35,7 +35,7 @@ import static org.awaitility.Awaitility.await;
 				"workqueue.queues.deployments.rate-limiter.limiters[1].burst=200",
 				"workqueue.queues.audit.rate-limiter.fast-delay=10ms",
 				"workqueue.queues.audit.rate-limiter.slow-delay=20ms" })
-class SampleApplicationTests {
+class SampleApplicationTest {
 
 	private final HttpClient http = HttpClient.newHttpClient();
 

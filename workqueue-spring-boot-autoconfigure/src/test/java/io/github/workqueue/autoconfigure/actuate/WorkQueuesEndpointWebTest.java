@@ -33,7 +33,7 @@ import static org.awaitility.Awaitility.await;
 				// its default address: its own health indicator is not what is tested
 				// here.
 				"management.health.redis.enabled=false" })
-class WorkQueuesEndpointWebTests {
+class WorkQueuesEndpointWebTest {
 
 	private final HttpClient http = HttpClient.newHttpClient();
 

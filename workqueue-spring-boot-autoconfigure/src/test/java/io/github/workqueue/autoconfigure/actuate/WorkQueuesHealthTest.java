@@ -22,7 +22,7 @@ import io.github.workqueue.core.FakeClock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-class WorkQueuesHealthTests {
+class WorkQueuesHealthTest {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(
