@@ -67,7 +67,7 @@ import io.github.workqueue.core.metrics.MetricsProvider;
  * {@link #fifoPriority};
  * <li>an entry is in {@link #entries} exactly when its state is not empty;
  * <li>{@link #processingCount} is the number of processing entries; with metrics on, they
- * are also linked from {@link #processingHead};
+ * are also in {@link #processing};
  * <li>once {@link #shuttingDown} is set no item becomes dirty and nothing waits.
  * </ul>
  * Histograms are recorded after the lock is released. The lock is a monitor rather than a
@@ -135,11 +135,10 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	private boolean draining;
 
 	/** Guarded by {@code lock}: the processing entries, with metrics on. */
-	private @Nullable TimedQueueEntry<T> processingHead;
+	private final ProcessingList<T> processing = new ProcessingList<>();
 
-	private final long unfinishedWorkPeriodNanos;
-
-	private volatile Clock.@Nullable Timer unfinishedWorkTimer;
+	/** The periodic gauges, with metrics on. */
+	private final UnfinishedWorkGauges<T> unfinishedWork;
 
 	public DefaultWorkQueue(String name, Clock clock, MetricsProvider metricsProvider,
 			Duration unfinishedWorkUpdatePeriod) {
@@ -156,9 +155,9 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		this.levels = (fairness != null) ? new PriorityLevels<>() : null;
 		this.clock = clock;
 		this.metrics = QueueMetrics.create(name, metricsProvider, defaultPriority);
-		this.unfinishedWorkPeriodNanos = Nanos.of(unfinishedWorkUpdatePeriod);
+		this.unfinishedWork = new UnfinishedWorkGauges<>(this, this.processing, Nanos.of(unfinishedWorkUpdatePeriod));
 		if (this.metrics.enabled()) {
-			scheduleUnfinishedWorkUpdate();
+			this.unfinishedWork.start();
 		}
 	}
 
@@ -555,7 +554,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 				queuedNanos = now - timed.addedAt();
 				timed.addedAt(TimedQueueEntry.NO_TIME);
 				timed.startedAt = now;
-				linkProcessingLocked(timed);
+				this.processing.link(timed);
 				this.metrics.depthChanged(priority, -1);
 			}
 		}
@@ -598,7 +597,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 				TimedQueueEntry<T> timed = (TimedQueueEntry<T>) entry;
 				workNanos = this.clock.nanoTime() - timed.startedAt;
 				timed.startedAt = TimedQueueEntry.NO_TIME;
-				unlinkProcessingLocked(timed);
+				this.processing.unlink(timed);
 			}
 			int after = state & ~QueueEntry.PROCESSING;
 			if (after == 0) {
@@ -706,90 +705,12 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	 * dropped.
 	 */
 	void afterShutDown() {
-		Clock.Timer timer = this.unfinishedWorkTimer;
-		if (timer != null) {
-			timer.cancel();
-		}
+		this.unfinishedWork.stop();
 	}
 
 	@Override
 	public boolean isShuttingDown() {
 		return this.shuttingDown;
-	}
-
-	private void linkProcessingLocked(TimedQueueEntry<T> entry) {
-		TimedQueueEntry<T> head = this.processingHead;
-		entry.nextProcessing = head;
-		if (head != null) {
-			head.previousProcessing = entry;
-		}
-		this.processingHead = entry;
-	}
-
-	private void unlinkProcessingLocked(TimedQueueEntry<T> entry) {
-		TimedQueueEntry<T> previous = entry.previousProcessing;
-		TimedQueueEntry<T> next = entry.nextProcessing;
-		if (previous != null) {
-			previous.nextProcessing = next;
-		}
-		else {
-			this.processingHead = next;
-		}
-		if (next != null) {
-			next.previousProcessing = previous;
-		}
-		entry.previousProcessing = null;
-		entry.nextProcessing = null;
-	}
-
-	private void scheduleUnfinishedWorkUpdate() {
-		long deadline = Nanos.saturatedAdd(this.clock.nanoTime(), this.unfinishedWorkPeriodNanos);
-		Clock.Timer timer = this.clock.schedule(deadline, this::updateUnfinishedWork);
-		this.unfinishedWorkTimer = timer;
-		// Read after the write, as shutdown writes the flag before it reads the timer:
-		// one of the two sees the other, so no timer outlives the shutdown.
-		if (this.shuttingDown) {
-			timer.cancel();
-		}
-	}
-
-	private void updateUnfinishedWork() {
-		long total = 0;
-		long longest = 0;
-		synchronized (this.lock) {
-			if (this.shuttingDown) {
-				return;
-			}
-			long now = this.clock.nanoTime();
-			for (TimedQueueEntry<T> entry = this.processingHead; entry != null; entry = entry.nextProcessing) {
-				long age = now - entry.startedAt;
-				total += age;
-				longest = Math.max(longest, age);
-			}
-		}
-		this.metrics.unfinishedWork(total, longest);
-		this.metrics.oldestReady(oldestReadyAge(this.clock.nanoTime()));
-		scheduleUnfinishedWorkUpdate();
-	}
-
-	/**
-	 * How long the oldest ready item has waited since it became dirty; 0 if none. Read
-	 * without the lock, so that a long queue does not hold up producers and consumers
-	 * while it is scanned (a pass over the entries each update period, with metrics on):
-	 * an item that changes state during the scan may be missed or counted, as a gauge
-	 * read a moment earlier or later would.
-	 */
-	private long oldestReadyAge(long now) {
-		long oldest = Long.MAX_VALUE;
-		for (QueueEntry<T> entry : this.entries.values()) {
-			if ((entry.state() & (QueueEntry.DIRTY | QueueEntry.PROCESSING)) == QueueEntry.DIRTY) {
-				long addedAt = ((TimedQueueEntry<T>) entry).addedAt();
-				if (addedAt != TimedQueueEntry.NO_TIME) {
-					oldest = Math.min(oldest, addedAt);
-				}
-			}
-		}
-		return (oldest == Long.MAX_VALUE) ? 0 : Math.max(0, now - oldest);
 	}
 
 	@Override

@@ -144,36 +144,8 @@ final class Batcher {
 
 	private final ArrayDeque<Taker> takers = new ArrayDeque<>();
 
-	/** The most leases taken ahead of the takers. */
-	private final int prefetch;
-
-	/** Leases taken ahead of the takers, oldest first: at most {@link #prefetch}. */
-	private final ArrayDeque<BufferedGrant> buffer = new ArrayDeque<>();
-
-	/** Leases asked for beyond the takers by the flights not read yet. */
-	private int extrasAsked;
-
-	/**
-	 * No lease is asked for ahead of the takers until the next {@link #take}: set by
-	 * {@link #giveBackLeasedAhead()} (a pause).
-	 */
-	private boolean aheadSuspended;
-
-	/**
-	 * A take left the buffer half empty: the next batch asks for leases ahead, even with
-	 * no taker waiting. Leases are asked for ahead only with takers' or after a take, so
-	 * that an instance that only adds never leases anything.
-	 */
-	private boolean refillAsked;
-
-	/**
-	 * Before this time ({@link System#nanoTime()}), after an ask for leases ahead alone
-	 * found too few, none is asked for alone.
-	 */
-	private long refillAt;
-
-	/** Shards in a row that had fewer leases ahead than asked for. */
-	private int shortRefills;
+	/** The leases taken ahead of the takers (prefetch). */
+	private final LeaseAheadBuffer buffer;
 
 	/** Dones asked without waiting ({@link #doneLater}) whose outcome has not come. */
 	private final Set<BatchRequest.Done> pendingDones = ConcurrentHashMap.newKeySet();
@@ -253,7 +225,6 @@ final class Batcher {
 			Duration leaseDuration, long longestBlockNanos, int prefetch, OutageLog outage, ReplicaAck ack) {
 		this.name = name;
 		this.ack = ack;
-		this.prefetch = prefetch;
 		this.link = link;
 		this.shards = shards;
 		this.returns = new LeaseReturns(link, shards, now);
@@ -276,7 +247,7 @@ final class Batcher {
 		this.dones = List.copyOf(doneQueues);
 		this.flying = new Flight[count];
 		long start = System.nanoTime();
-		this.refillAt = start;
+		this.buffer = new LeaseAheadBuffer(prefetch, leaseDuration, count, longestBlockNanos, start);
 		this.retryAt = new long[count];
 		Arrays.fill(this.retryAt, start);
 		this.backoffNanos = new long[count];
@@ -449,21 +420,17 @@ final class Batcher {
 			if (this.shuttingDown) {
 				return null;
 			}
-			this.aheadSuspended = false;
 			arrived();
 			long now = System.nanoTime();
-			ready = takeBuffered(now, stale);
+			ready = this.buffer.take(now, stale);
 			if (ready == null) {
 				this.takers.add(taker);
 				this.pollAt = now;
 				this.lastTakerNanos = now;
 				wakeSender();
 			}
-			else if (this.prefetch > 0 && extrasWanted() >= (this.prefetch + 1) / 2) {
-				this.refillAsked = true;
-				if (now - this.refillAt >= 0) {
-					wakeSender();
-				}
+			else if (this.buffer.tookOne(now, this.shuttingDown)) {
+				wakeSender();
 			}
 		}
 		if (!stale.isEmpty()) {
@@ -517,21 +484,6 @@ final class Batcher {
 		}
 	}
 
-	/**
-	 * The buffer's oldest grant that can still be handed out, if any: the ones before it
-	 * that cannot go to {@code stale}. Called under the monitor.
-	 */
-	private @Nullable Grant takeBuffered(long now, List<BufferedGrant> stale) {
-		long handOutNanos = this.leaseDuration.toNanos() / 2;
-		for (BufferedGrant buffered; (buffered = this.buffer.poll()) != null;) {
-			if (buffered.canHandOut(now, handOutNanos)) {
-				return buffered.handOut(now);
-			}
-			stale.add(buffered);
-		}
-		return null;
-	}
-
 	/** How many leases taken ahead wait in the buffer now. */
 	synchronized int leasedAhead() {
 		return this.buffer.size();
@@ -548,15 +500,11 @@ final class Batcher {
 	 * workers are busy or stopped asking), so other instances may.
 	 */
 	List<BufferedGrant> buffered() {
-		List<Grant> overdue = new ArrayList<>(0);
+		List<Grant> overdue;
 		List<BufferedGrant> waiting;
 		synchronized (this) {
-			long now = System.nanoTime();
-			BufferedGrant oldest;
-			while ((oldest = this.buffer.peek()) != null && oldest.waitedNanos(now) >= this.leaseDuration.toNanos()) {
-				overdue.add(this.buffer.poll().grant);
-			}
-			waiting = List.copyOf(this.buffer);
+			overdue = this.buffer.takeOverdue(System.nanoTime());
+			waiting = this.buffer.waiting();
 		}
 		giveBack(overdue);
 		return waiting;
@@ -570,20 +518,10 @@ final class Batcher {
 	int giveBackLeasedAhead() {
 		List<Grant> grants;
 		synchronized (this) {
-			this.aheadSuspended = true;
-			grants = drainBuffer();
+			grants = this.buffer.drain(true);
 		}
 		giveBack(grants);
 		return grants.size();
-	}
-
-	/** Empties the buffer. Called under the monitor. */
-	private List<Grant> drainBuffer() {
-		List<Grant> grants = new ArrayList<>(this.buffer.size());
-		for (BufferedGrant buffered; (buffered = this.buffer.poll()) != null;) {
-			grants.add(buffered.grant);
-		}
-		return grants;
 	}
 
 	/**
@@ -599,7 +537,7 @@ final class Batcher {
 				taker.cancel();
 			}
 			this.takers.clear();
-			grants = drainBuffer();
+			grants = this.buffer.drain(false);
 			unparkSender();
 		}
 		giveBack(grants);
@@ -794,7 +732,7 @@ final class Batcher {
 	 */
 	private int askShard(long now, boolean batchGoes) {
 		boolean due = hasTakers() && (batchGoes || this.hinted || now - this.pollAt >= 0);
-		due = due || refillDue(now);
+		due = due || this.buffer.refillDue(now, this.shuttingDown);
 		if (!due || (this.asking != null && now - this.asking.sentNanos < ASK_PATIENCE_NANOS)) {
 			return -1;
 		}
@@ -805,25 +743,6 @@ final class Batcher {
 			}
 		}
 		return -1;
-	}
-
-	/**
-	 * How many leases a batch asks for ahead of the takers: the buffer's room, less those
-	 * asked for already. Called under the monitor.
-	 */
-	private int extrasWanted() {
-		if (this.shuttingDown || this.aheadSuspended) {
-			return 0;
-		}
-		return Math.max(0, this.prefetch - this.buffer.size() - this.extrasAsked);
-	}
-
-	/**
-	 * Whether a batch asks for leases ahead of the takers alone: a take asked for it and
-	 * the last such ask was not short. Called under the monitor.
-	 */
-	private boolean refillDue(long now) {
-		return this.refillAsked && extrasWanted() > 0 && now - this.refillAt >= 0;
 	}
 
 	private boolean retryDue(int shard, long now) {
@@ -849,9 +768,9 @@ final class Batcher {
 				timed = true;
 			}
 		}
-		if (this.refillAsked && this.asking == null && now - this.refillAt < 0) {
+		if (this.asking == null && this.buffer.refillWaits(now)) {
 			// The buffer is half empty and its last ask was short: asked again later.
-			wakeAt = earlier(wakeAt, this.refillAt);
+			wakeAt = earlier(wakeAt, this.buffer.refillAt());
 			timed = true;
 		}
 		if (hasTakers()) {
@@ -889,11 +808,7 @@ final class Batcher {
 				}
 				included.add(taker);
 			}
-			if (wanted > 0 || this.refillAsked) {
-				extras = Math.min(MOST_PER_BATCH - wanted, extrasWanted());
-				this.extrasAsked += extras;
-				this.refillAsked = false;
-			}
+			extras = this.buffer.ask(wanted, MOST_PER_BATCH - wanted, this.shuttingDown);
 			this.turn = (askShard + 1) % this.flying.length;
 		}
 		List<Part> parts = new ArrayList<>();
@@ -1081,7 +996,7 @@ final class Batcher {
 			return;
 		}
 		synchronized (this) {
-			this.extrasAsked -= flight.part.wanted() - flight.takers.size();
+			this.buffer.answered(flight.part.wanted() - flight.takers.size());
 		}
 		List<Object> reply;
 		try {
@@ -1148,29 +1063,9 @@ final class Batcher {
 		synchronized (this) {
 			this.shortShards = 0;
 			this.soonestEventMicros = -1;
-			if (granted < part.wanted()) {
-				refillWasShort();
-			}
-			else {
-				this.shortRefills = 0;
-			}
+			this.buffer.shardAnswered(granted < part.wanted(), System.nanoTime());
 		}
 		return true;
-	}
-
-	/**
-	 * A shard had fewer leases ahead than asked for: the next shard may be asked at once;
-	 * once every shard in a row was short, not before {@code longestBlock} (a batch that
-	 * goes anyway still asks). Called under the monitor.
-	 */
-	private void refillWasShort() {
-		long now = System.nanoTime();
-		if (++this.shortRefills < this.shards.count()) {
-			this.refillAt = now;
-			return;
-		}
-		this.shortRefills = 0;
-		this.refillAt = now + this.longestBlockNanos;
 	}
 
 	/**
@@ -1214,11 +1109,8 @@ final class Batcher {
 		List<Grant> unclaimed = new ArrayList<>(0);
 		for (Grant grant : grants) {
 			if (!serveTaker(grant)) {
-				if (this.shuttingDown || this.aheadSuspended || this.buffer.size() >= this.prefetch) {
+				if (!this.buffer.keep(grant, this.shuttingDown)) {
 					unclaimed.add(grant);
-				}
-				else {
-					this.buffer.add(new BufferedGrant(grant));
 				}
 			}
 		}

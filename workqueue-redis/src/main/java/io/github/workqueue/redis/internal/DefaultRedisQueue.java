@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -67,11 +66,6 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	/** The most given-up dead letters {@link #deadLetters()} lists. */
 	private static final int MOST_DEAD_LETTERS_LISTED = 1000;
 
-	/**
-	 * How long the heartbeat of an instance not seen is listed before it is forgotten.
-	 */
-	private static final Duration FORGET_INSTANCES_AFTER = Duration.ofHours(1);
-
 	private final String name;
 
 	private final RedisLink link;
@@ -109,6 +103,10 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	private final SharedDeadLetters deadLetters;
 
 	private final LongAdder deadLettersDropped = new LongAdder();
+
+	private final InstanceHeartbeats heartbeats;
+
+	private final QueueWidePauses pauses;
 
 	private final OutageLog outage;
 
@@ -169,6 +167,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 				this.longestBlockNanos, settings.prefetch(), this.outage, this.ack);
 		this.views = new QueueViews(this.link, this.shards, this::now);
 		this.deadLetters = new SharedDeadLetters(this.link, this.shards.keys(0), this::now);
+		this.heartbeats = new InstanceHeartbeats(this.link, this.shards.keys(0).instances(), this.holder);
+		this.pauses = new QueueWidePauses(this.name, this.link, this.shards, this::now);
 		this.returns = new LeaseReturns(this.link, this.shards, this::now);
 		this.failures = new SharedFailures(this.link, this.shards, LimiterSpec.of(settings.rateLimiter()), this::now);
 		this.renewer = new LeaseRenewer<>(this.name, this.link, this.shards, this.held, this.batcher::buffered,
@@ -621,29 +621,13 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 */
 	private void heartbeat() {
 		if (!this.shuttingDown) {
-			this.link.hashSetQuietly(this.shards.keys(0).instances(), this.holder, System.currentTimeMillis() + " "
-					+ this.held.count() + " " + this.batcher.waitingTakers() + " " + this.batcher.leasedAhead());
+			this.heartbeats.beat(this.held.count(), this.batcher.waitingTakers(), this.batcher.leasedAhead());
 		}
 	}
 
 	@Override
 	public List<QueueInstance> instances() {
-		String key = this.shards.keys(0).instances();
-		Map<String, String> beats = this.link.hashGetAll(key);
-		long forgetBefore = System.currentTimeMillis() - FORGET_INSTANCES_AFTER.toMillis();
-		List<QueueInstance> instances = new ArrayList<>();
-		for (Map.Entry<String, String> beat : beats.entrySet()) {
-			String[] fields = beat.getValue().split(" ");
-			long seen = Long.parseLong(fields[0]);
-			if (seen < forgetBefore) {
-				this.link.hashDeleteQuietly(key, beat.getKey());
-				continue;
-			}
-			instances.add(new QueueInstance(beat.getKey(), Integer.parseInt(fields[1]), Integer.parseInt(fields[2]),
-					Integer.parseInt(fields[3]), Instant.ofEpochMilli(seen)));
-		}
-		instances.sort(Comparator.comparing(QueueInstance::holder));
-		return instances;
+		return this.heartbeats.read();
 	}
 
 	@Override
@@ -837,47 +821,19 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public boolean pauseEverywhere(String by) {
-		Objects.requireNonNull(by, "by");
-		if (by.isBlank()) {
-			throw new IllegalArgumentException("Say who pauses the queue: by must not be blank");
-		}
-		String state = System.currentTimeMillis() + " " + by.strip();
-		boolean changed = false;
-		for (int shard = 0; shard < this.shards.count(); shard++) {
-			Long set = this.link.run(Script.PAUSE, ScriptOutputType.INTEGER, this.shards.keys(shard).all(), now(),
-					state);
-			changed |= set == 1;
-		}
+		boolean changed = this.pauses.pause(by);
 		giveBackLeasedAhead();
-		if (changed) {
-			logger.log(Level.INFO, "workqueue '" + this.name + "': paused on every instance by " + by.strip());
-		}
 		return changed;
 	}
 
 	@Override
 	public boolean resumeEverywhere() {
-		boolean changed = false;
-		for (int shard = 0; shard < this.shards.count(); shard++) {
-			Long removed = this.link.run(Script.PAUSE, ScriptOutputType.INTEGER, this.shards.keys(shard).all(), now(),
-					"");
-			changed |= removed == 1;
-		}
-		if (changed) {
-			logger.log(Level.INFO, "workqueue '" + this.name + "': resumed on every instance");
-		}
-		return changed;
+		return this.pauses.resume();
 	}
 
 	@Override
 	public Optional<QueueWidePause> pausedEverywhere() {
-		String state = this.link.run(Script.PAUSED, ScriptOutputType.VALUE, this.shards.keys(0).all(), now());
-		if (state == null) {
-			return Optional.empty();
-		}
-		int space = state.indexOf(' ');
-		return Optional.of(new QueueWidePause(state.substring(space + 1),
-				Instant.ofEpochMilli(Long.parseLong(state.substring(0, space)))));
+		return this.pauses.current();
 	}
 
 	/**
@@ -892,7 +848,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.shuttingDown = true;
 		if (first) {
 			// Gone from the instances list at once, not after its heartbeat ages.
-			this.link.hashDeleteQuietly(this.shards.keys(0).instances(), this.holder);
+			this.heartbeats.stop();
 		}
 		this.batcher.shutDown();
 		synchronized (this.drainMonitor) {

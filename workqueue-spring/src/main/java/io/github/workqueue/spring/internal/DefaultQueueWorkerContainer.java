@@ -20,26 +20,25 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEventPublisher;
 
-import io.github.workqueue.spring.GiveUpReason;
-import io.github.workqueue.spring.ItemGivenUpEvent;
 import io.github.workqueue.spring.ItemsUnfinishedAtShutdownEvent;
 import io.github.workqueue.spring.QueueWorkerContainer;
 import io.github.workqueue.spring.WorkContext;
 import io.github.workqueue.spring.WorkResult;
 import io.github.workqueue.core.DeadLetters;
-import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.Clock;
 import io.github.workqueue.core.DeferredDone;
 import io.github.workqueue.core.LeasingAhead;
-import io.github.workqueue.core.FailedAttempts;
 import io.github.workqueue.core.ItemLease;
 import io.github.workqueue.core.LeasedQueue;
 import io.github.workqueue.core.PrioritizedItem;
 import io.github.workqueue.core.RateLimitingQueue;
 
 /**
- * Runs the worker threads of one queue: each takes an item, calls the worker method, then
- * forgets, requeues or gives the item up, and always calls {@code done}.
+ * Runs the worker threads of one queue, their pause and their shutdown: each worker takes
+ * an item, calls the worker method, hands the result or the failure to the
+ * {@link OutcomeHandler} (which forgets, requeues, retries or gives the item up), and
+ * always calls {@code done}. What a shutdown leaves unfinished goes to the
+ * {@link ShutdownReport}.
  *
  * <p>
  * <b>Rules.</b> Only the container's stop or pause ends a worker's wait: an interrupt
@@ -71,9 +70,6 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	private static final Log logger = LogFactory.getLog(QueueWorkerContainer.class);
 
-	/** How many items of each kind a shutdown log line names. */
-	private static final int LOGGED_ITEMS = 20;
-
 	/** How long the give-up waits for a worker to come out of {@code get}. */
 	private static final long TAKE_EXIT_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
@@ -86,8 +82,6 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	private final RateLimitingQueue<Object> queue;
 
 	private final QueueWorkerMethod method;
-
-	private final WorkerPolicy policy;
 
 	private final int workers;
 
@@ -116,23 +110,10 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	/** One per worker. */
 	private final WorkerSlot[] slots;
 
-	private final LongAdder succeeded = new LongAdder();
-
-	private final LongAdder retried = new LongAdder();
-
-	private final LongAdder givenUp = new LongAdder();
-
-	/** Where given-up items are kept: the queue's own store, or one in this process. */
-	private final DeadLetters<Object> deadLetters;
+	/** What becomes of an item after the method, and the counts of each outcome. */
+	private final OutcomeHandler outcomes;
 
 	private final LongAdder replacedWorkers = new LongAdder();
-
-	/**
-	 * Failed attempts per item since its last success: what {@code max-retries} counts. A
-	 * requeue asked for by a {@link WorkResult} is not a failure. The queue's own count
-	 * when it keeps one (queue-wide on Redis), else this process's.
-	 */
-	private final FailedAttempts<Object> failures;
 
 	/**
 	 * Set once, when shutdown gives up waiting: no worker method call starts after it.
@@ -151,30 +132,16 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 			WorkObserver observer) {
 		this.queue = queue;
 		this.method = method;
-		this.policy = policy;
 		this.workers = workers;
 		this.clock = clock;
 		this.threadFactory = threadFactory;
 		this.events = events;
 		this.observer = observer;
-		this.failures = failedAttempts(queue);
-		this.deadLetters = deadLetters(queue);
+		this.outcomes = new OutcomeHandler(queue, policy, events, DEAD_LETTERS_KEPT);
 		this.slots = new WorkerSlot[workers];
 		for (int i = 0; i < workers; i++) {
 			this.slots[i] = new WorkerSlot();
 		}
-	}
-
-	@SuppressWarnings("unchecked")
-	private static FailedAttempts<Object> failedAttempts(RateLimitingQueue<Object> queue) {
-		return (queue instanceof FailedAttempts<?> shared) ? (FailedAttempts<Object>) shared
-				: new LocalFailedAttempts(queue);
-	}
-
-	@SuppressWarnings("unchecked")
-	private static DeadLetters<Object> deadLetters(RateLimitingQueue<Object> queue) {
-		return (queue instanceof DeadLetters<?> own) ? (DeadLetters<Object>) own
-				: new InProcessDeadLetters(queue, DEAD_LETTERS_KEPT);
 	}
 
 	synchronized void start() {
@@ -283,7 +250,8 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-		report(inFlight, new ArrayList<>(this.abandoned), this.waitingAtShutdown);
+		this.unfinishedAtShutdown = ShutdownReport.report(queueName(), inFlight, new ArrayList<>(this.abandoned),
+				this.waitingAtShutdown, this.events);
 		running.forEach(Thread::interrupt);
 	}
 
@@ -311,31 +279,6 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		if (interrupted) {
 			Thread.currentThread().interrupt();
 		}
-	}
-
-	private void report(List<Object> inFlight, List<Object> queued, List<Object> waiting) {
-		long unfinished = (long) inFlight.size() + queued.size() + waiting.size();
-		this.unfinishedAtShutdown = unfinished;
-		if (unfinished > 0) {
-			long left = Math.max(0, inFlight.size() - LOGGED_ITEMS) + Math.max(0, queued.size() - LOGGED_ITEMS)
-					+ Math.max(0, waiting.size() - LOGGED_ITEMS);
-			logger.warn("Queue '" + queueName() + "' shut down with " + unfinished + " unfinished item(s): "
-					+ inFlight.size() + " in flight " + sample(inFlight) + ", " + queued.size() + " queued "
-					+ sample(queued) + ", " + waiting.size() + " waiting for a delay " + sample(waiting) + "; "
-					+ ((left > 0) ? left + " not named here; " : "")
-					+ "all are in the ItemsUnfinishedAtShutdownEvent published now");
-			this.events.publishEvent(new ItemsUnfinishedAtShutdownEvent(queueName(), inFlight, queued, waiting));
-		}
-	}
-
-	/** The first items of a list, for a log line that stays bounded. */
-	private static String sample(List<Object> items) {
-		if (items.size() <= LOGGED_ITEMS) {
-			return items.toString();
-		}
-		return items.subList(0, LOGGED_ITEMS)
-			.toString()
-			.replaceFirst("]$", ", ... " + (items.size() - LOGGED_ITEMS) + " more]");
 	}
 
 	private void runWorker(WorkerSlot slot) {
@@ -491,10 +434,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	private void handle(WorkerSlot slot, Object item, int priority) {
 		if (!this.method.accepts(item)) {
-			this.failures.clearFailedAttempts(item, true);
-			giveUp(item, GiveUpReason.ITEM_TYPE_MISMATCH, 1,
-					new IllegalArgumentException("Item of type " + item.getClass().getName() + " cannot be passed to "
-							+ this.method + ", which takes " + this.method.itemType().getName()));
+			this.outcomes.wrongType(item, this.method);
 			return;
 		}
 		WorkResult result;
@@ -521,36 +461,10 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 						+ "' ended on the shutdown's interrupt; the item is named in the shutdown report");
 				return;
 			}
-			failed(item, failure);
+			this.outcomes.failed(item, failure);
 			return;
 		}
-		this.succeeded.increment();
-		// A success resets the failed attempts; a requeue keeps the limiter's memory, so
-		// that its backoff grows, and the other outcomes forget it.
-		// A requeue happens before done, while the item is processing: it keeps its
-		// priority unless the result names a higher one.
-		Integer requeuePriority = result.priority();
-		switch (result.kind()) {
-			case DONE -> this.failures.clearFailedAttempts(item, true);
-			case REQUEUE -> {
-				this.failures.clearFailedAttempts(item, false);
-				if (requeuePriority != null) {
-					this.queue.add(item, AddOptions.rateLimited().withPriority(requeuePriority));
-				}
-				else {
-					this.queue.addRateLimited(item);
-				}
-			}
-			case REQUEUE_AFTER -> {
-				this.failures.clearFailedAttempts(item, true);
-				if (requeuePriority != null) {
-					this.queue.add(item, AddOptions.delay(result.delay()).withPriority(requeuePriority));
-				}
-				else {
-					this.queue.addAfter(item, result.delay());
-				}
-			}
-		}
+		this.outcomes.returned(item, result);
 	}
 
 	/**
@@ -573,56 +487,13 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	private WorkContext context(Object item, int priority) {
 		Optional<ItemLease> lease = (this.queue instanceof LeasedQueue<?> leased)
 				? ((LeasedQueue<Object>) leased).lease(item).map(ItemLease.class::cast) : Optional.empty();
-		return new WorkContext(queueName(), this.failures.failedAttempts(item) + 1, priority,
-				this.queue.fairnessKeysOf(item), lease);
-	}
-
-	private void failed(Object item, Throwable failure) {
-		int attempt = this.failures.recordFailedAttempt(item);
-		if (this.policy.isNotRetryable(failure)) {
-			this.failures.clearFailedAttempts(item, true);
-			giveUp(item, GiveUpReason.NOT_RETRYABLE, attempt, failure);
-		}
-		else if (this.policy.retriesExhausted(attempt - 1)) {
-			this.failures.clearFailedAttempts(item, true);
-			giveUp(item, GiveUpReason.MAX_RETRIES, attempt, failure);
-		}
-		else {
-			this.retried.increment();
-			Duration delay = this.queue.addRateLimited(item);
-			logger.warn("Queue '" + queueName() + "': item '" + item + "' failed (attempt " + attempt
-					+ this.policy.ofMaxAttempts() + "), retrying in " + delay, failure);
-		}
-	}
-
-	/**
-	 * Reports an item given up; its failed attempts and the limiter's memory are cleared.
-	 */
-	private void giveUp(Object item, GiveUpReason reason, int attempts, Throwable failure) {
-		this.givenUp.increment();
-		logger.warn("Queue '" + queueName() + "': gave up item '" + item + "' after " + attempts + " attempt(s) ("
-				+ reason + "); kept as a dead letter", failure);
-		try {
-			this.deadLetters.deadLetter(item, describe(reason), attempts, failure);
-		}
-		catch (RuntimeException ex) {
-			logger.error("Queue '" + queueName() + "': could not keep the given-up item '" + item
-					+ "' as a dead letter; it is in the log above", ex);
-		}
-		this.events.publishEvent(new ItemGivenUpEvent(queueName(), item, reason, attempts, failure));
-	}
-
-	private static String describe(GiveUpReason reason) {
-		return switch (reason) {
-			case MAX_RETRIES -> "gave up after max-retries";
-			case NOT_RETRYABLE -> "gave up: failed with an exception marked not retryable";
-			case ITEM_TYPE_MISMATCH -> "gave up: not of the type the worker method takes";
-		};
+		return new WorkContext(queueName(), this.outcomes.attempt(item), priority, this.queue.fairnessKeysOf(item),
+				lease);
 	}
 
 	@Override
 	public DeadLetters<?> deadLetters() {
-		return this.deadLetters;
+		return this.outcomes.deadLetters();
 	}
 
 	@Override
@@ -736,7 +607,8 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	@Override
 	public Outcomes outcomes() {
-		return new Outcomes(this.succeeded.sum(), this.retried.sum(), this.givenUp.sum(), this.unfinishedAtShutdown);
+		return new Outcomes(this.outcomes.succeeded(), this.outcomes.retried(), this.outcomes.givenUp(),
+				this.unfinishedAtShutdown);
 	}
 
 	@Override
@@ -756,29 +628,6 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 		private AbandonedAtShutdown() {
 			super("the container gave up at shutdown before the method was called", null, false, false);
-		}
-
-	}
-
-	/**
-	 * When an item is not retried.
-	 *
-	 * @param maxRetries retries before giving up, or null for no limit
-	 * @param notRetryable exception types never retried
-	 */
-	record WorkerPolicy(@Nullable Integer maxRetries, List<Class<? extends Throwable>> notRetryable) {
-
-		boolean isNotRetryable(Throwable failure) {
-			return this.notRetryable.stream().anyMatch((type) -> type.isInstance(failure));
-		}
-
-		/** Whether an item that has failed this many times before may not be retried. */
-		boolean retriesExhausted(int retriesSoFar) {
-			return this.maxRetries != null && retriesSoFar >= this.maxRetries;
-		}
-
-		String ofMaxAttempts() {
-			return (this.maxRetries != null) ? " of " + (this.maxRetries + 1) : "";
 		}
 
 	}

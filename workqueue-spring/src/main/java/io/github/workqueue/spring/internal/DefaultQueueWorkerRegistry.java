@@ -24,7 +24,6 @@ import io.github.workqueue.spring.QueueWorkerContainer;
 import io.github.workqueue.spring.QueueWorkerOptions;
 import io.github.workqueue.spring.QueueWorkerRegistry;
 import io.github.workqueue.spring.WorkerSettings;
-import io.github.workqueue.spring.internal.DefaultQueueWorkerContainer.WorkerPolicy;
 import io.github.workqueue.core.Clock;
 
 /**

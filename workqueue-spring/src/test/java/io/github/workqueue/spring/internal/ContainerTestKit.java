@@ -27,7 +27,6 @@ import io.github.workqueue.redis.RedisQueue;
 import io.github.workqueue.redis.RedisQueueConnection;
 import io.github.workqueue.redis.TestRedis;
 import io.github.workqueue.spring.WorkContext;
-import io.github.workqueue.spring.internal.DefaultQueueWorkerContainer.WorkerPolicy;
 
 /**
  * Makes queues of either backend and containers on them, without Spring, and stops them
