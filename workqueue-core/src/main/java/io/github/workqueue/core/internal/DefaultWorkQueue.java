@@ -1,14 +1,11 @@
 package io.github.workqueue.core.internal;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -27,13 +24,10 @@ import io.github.workqueue.core.metrics.MetricsProvider;
  * <p>
  * <b>State.</b> One {@link QueueEntry} per item that is dirty, processing or waiting, in
  * {@link #entries}; its state bits are client-go's dirty and processing sets (see
- * {@link QueueEntry}). Queued entries are <em>ready</em>: while every ready item has one
- * priority ({@link #fifoPriority}) and the queue has no fairness, they are in
- * {@link #fifo} in the order they became ready, which is client-go's queue and costs
- * nothing more; once an item of another priority becomes ready (or is raised), they move
- * to {@link #levels}, ordered by priority, fairness and then the order they became ready
- * (see {@link PriorityLevels}), and back to the FIFO when none is left. A queue with
- * fairness always uses {@link #levels}.
+ * {@link QueueEntry}). Queued entries are <em>ready</em>, in {@link #ready}: one FIFO
+ * while every ready item has one priority and the queue has no fairness, which is
+ * client-go's queue and costs nothing more, else priority levels (see
+ * {@link ReadyItems}).
  *
  * <p>
  * <b>Concurrency.</b> One protocol, with metrics on or off: every change of state happens
@@ -61,10 +55,8 @@ import io.github.workqueue.core.metrics.MetricsProvider;
  * add, deduplicated or not, happens-before the processing that the add caused or joined.
  * Invariants, under the lock:
  * <ul>
- * <li>an entry is ready (in {@link #fifo}, or in {@link #levels} when that is not null)
- * exactly when it is dirty and not processing, and at most once; {@link #fifo} is empty
- * while {@link #levels} is not null, and holds only entries of priority
- * {@link #fifoPriority};
+ * <li>an entry is in {@link #ready} exactly when it is dirty and not processing, and at
+ * most once;
  * <li>an entry is in {@link #entries} exactly when its state is not empty;
  * <li>{@link #processingCount} is the number of processing entries; with metrics on, they
  * are also in {@link #processing};
@@ -108,14 +100,8 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	/** Written under {@code lock}, read without it only by a duplicate add. */
 	final ConcurrentHashMap<T, QueueEntry<T>> entries = new ConcurrentHashMap<>();
 
-	/** Guarded by {@code lock}. */
-	private final ArrayDeque<QueueEntry<T>> fifo = new ArrayDeque<>();
-
-	/** Guarded by {@code lock}: the priority of every entry in {@link #fifo}. */
-	private int fifoPriority;
-
-	/** Guarded by {@code lock}: the ready entries, when they are not one FIFO. */
-	private @Nullable PriorityLevels<T> levels;
+	/** Guarded by {@code lock}: the ready entries, in the order they leave. */
+	private final ReadyItems<T> ready;
 
 	/** The priority of adds that do not name one. */
 	final int defaultPriority;
@@ -151,8 +137,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		this.name = name;
 		this.defaultPriority = defaultPriority;
 		this.fairness = fairness;
-		this.fifoPriority = defaultPriority;
-		this.levels = (fairness != null) ? new PriorityLevels<>() : null;
+		this.ready = new ReadyItems<>(defaultPriority, fairness != null, this::fairnessKeysOf);
 		this.clock = clock;
 		this.metrics = QueueMetrics.create(name, metricsProvider, defaultPriority);
 		this.unfinishedWork = new UnfinishedWorkGauges<>(this, this.processing, Nanos.of(unfinishedWorkUpdatePeriod));
@@ -268,40 +253,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		if ((state & (QueueEntry.DIRTY | QueueEntry.PROCESSING)) != QueueEntry.DIRTY) {
 			return;
 		}
-		PriorityLevels<T> ready = this.levels;
-		if (ready != null) {
-			ready.raise(slotOf(entry), from);
-		}
-		else if (this.fifo.size() == 1) {
-			this.fifoPriority = priority;
-		}
-		else {
-			// The FIFO moves in its order, this entry at its new priority.
-			prioritizeLocked();
-		}
-	}
-
-	/**
-	 * Moves the FIFO's entries to priority levels, in the order they became ready.
-	 * @return the levels
-	 */
-	private PriorityLevels<T> prioritizeLocked() {
-		PriorityLevels<T> ready = new PriorityLevels<>();
-		for (QueueEntry<T> entry : this.fifo) {
-			ready.add(slotOf(entry));
-		}
-		this.fifo.clear();
-		this.levels = ready;
-		return ready;
-	}
-
-	private ReadySlot<T> slotOf(QueueEntry<T> entry) {
-		ReadySlot<T> slot = entry.slot;
-		if (slot == null) {
-			slot = new ReadySlot<>(entry, fairnessKeysOf(entry.item));
-			entry.slot = slot;
-		}
-		return slot;
+		this.ready.raised(entry, from);
 	}
 
 	/**
@@ -347,46 +299,8 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	}
 
 	private void enqueueLocked(QueueEntry<T> entry) {
-		PriorityLevels<T> ready = this.levels;
-		if (ready != null) {
-			ready.add(slotOf(entry));
-		}
-		else if (entry.priority == this.fifoPriority) {
-			this.fifo.addLast(entry);
-		}
-		else if (this.fifo.isEmpty()) {
-			this.fifoPriority = entry.priority;
-			this.fifo.addLast(entry);
-		}
-		else {
-			prioritizeLocked().add(slotOf(entry));
-		}
+		this.ready.add(entry);
 		wakeConsumerLocked();
-	}
-
-	/**
-	 * Takes the next ready entry. Under the lock.
-	 * @return the entry, or null when none is ready
-	 */
-	private @Nullable QueueEntry<T> pollReadyLocked() {
-		PriorityLevels<T> ready = this.levels;
-		if (ready == null) {
-			return this.fifo.pollFirst();
-		}
-		ReadySlot<T> slot = ready.poll();
-		if (slot == null) {
-			return null;
-		}
-		if (ready.size() == 0 && this.fairness == null) {
-			// Back to the FIFO, until items of two priorities are ready again.
-			this.levels = null;
-		}
-		return slot.entry;
-	}
-
-	private int readyCountLocked() {
-		PriorityLevels<T> ready = this.levels;
-		return (ready != null) ? ready.size() : this.fifo.size();
 	}
 
 	/**
@@ -396,8 +310,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	public Map<String, Integer> lenByFairnessKey() {
 		synchronized (this.lock) {
 			promoteDueLocked();
-			PriorityLevels<T> ready = this.levels;
-			return (ready != null && this.fairness != null) ? ready.sizeByFirstKey() : Map.of();
+			return this.ready.sizeByFirstKey();
 		}
 	}
 
@@ -408,15 +321,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	public SortedMap<Integer, Integer> lenByPriority() {
 		synchronized (this.lock) {
 			promoteDueLocked();
-			PriorityLevels<T> ready = this.levels;
-			if (ready != null) {
-				return ready.sizeByPriority();
-			}
-			TreeMap<Integer, Integer> sizes = new TreeMap<>(Collections.reverseOrder());
-			if (!this.fifo.isEmpty()) {
-				sizes.put(this.fifoPriority, this.fifo.size());
-			}
-			return sizes;
+			return this.ready.sizeByPriority();
 		}
 	}
 
@@ -517,7 +422,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 						throw new InterruptedException();
 					}
 					promoteDueLocked();
-					entry = pollReadyLocked();
+					entry = this.ready.poll();
 					if (entry != null || this.shuttingDown || remaining <= 0) {
 						break;
 					}
@@ -536,7 +441,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 				// was interrupted: pass it on, as a j.u.c. condition hands its signal to
 				// the
 				// next waiter, so that no other consumer sleeps while an item is queued.
-				if (readyCountLocked() > 0) {
+				if (this.ready.size() > 0) {
 					wakeConsumerLocked();
 				}
 				throw ex;
@@ -629,7 +534,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	public int len() {
 		synchronized (this.lock) {
 			promoteDueLocked();
-			return readyCountLocked();
+			return this.ready.size();
 		}
 	}
 
@@ -687,7 +592,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 			// entry changed by the discard then also sees the shutdown.
 			this.shuttingDown = true;
 			logger.log(System.Logger.Level.DEBUG, () -> "workqueue '" + this.name + "' shutting down with "
-					+ readyCountLocked() + " queued and " + this.processingCount + " processing");
+					+ this.ready.size() + " queued and " + this.processingCount + " processing");
 		}
 		discardWaitingLocked();
 		this.lock.notifyAll();

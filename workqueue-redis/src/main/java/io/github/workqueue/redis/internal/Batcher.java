@@ -91,11 +91,7 @@ final class Batcher {
 	/**
 	 * The most adds, dones or leases one shard's part carries, to keep one script short.
 	 */
-	private static final int MOST_PER_BATCH = 256;
-
-	private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-
-	private static final long LONGEST_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(2);
+	static final int MOST_PER_BATCH = 256;
 
 	private static final long SHORTEST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -136,11 +132,8 @@ final class Batcher {
 	/** One listener per shard. */
 	private final List<WakeHints> hints;
 
-	/** Per shard, the adds waiting for its next part. */
-	private final List<ArrayDeque<BatchRequest.Add>> adds;
-
-	/** Per shard, the dones waiting for its next part. */
-	private final List<ArrayDeque<BatchRequest.Done>> dones;
+	/** Per shard, the adds and dones waiting for its next part, and its backoff. */
+	private final PendingRequests pending;
 
 	private final ArrayDeque<Taker> takers = new ArrayDeque<>();
 
@@ -164,11 +157,6 @@ final class Batcher {
 
 	/** The flight that carries the takers' lease ask, until it is read. */
 	private @Nullable Flight asking;
-
-	/** Per shard: before this time, after a failed part, only adds are sent to it. */
-	private final long[] retryAt;
-
-	private final long[] backoffNanos;
 
 	/**
 	 * When the last taker came ({@link System#nanoTime()}): a short ask sent before it
@@ -235,23 +223,14 @@ final class Batcher {
 		this.outage = outage;
 		int count = shards.count();
 		List<WakeHints> listeners = new ArrayList<>(count);
-		List<ArrayDeque<BatchRequest.Add>> addQueues = new ArrayList<>(count);
-		List<ArrayDeque<BatchRequest.Done>> doneQueues = new ArrayList<>(count);
 		for (int shard = 0; shard < count; shard++) {
 			listeners.add(link.wakeHints(shards.keys(shard).wake(), Duration.ofNanos(longestBlockNanos)));
-			addQueues.add(new ArrayDeque<>());
-			doneQueues.add(new ArrayDeque<>());
 		}
 		this.hints = List.copyOf(listeners);
-		this.adds = List.copyOf(addQueues);
-		this.dones = List.copyOf(doneQueues);
 		this.flying = new Flight[count];
 		long start = System.nanoTime();
+		this.pending = new PendingRequests(count, start);
 		this.buffer = new LeaseAheadBuffer(prefetch, leaseDuration, count, longestBlockNanos, start);
-		this.retryAt = new long[count];
-		Arrays.fill(this.retryAt, start);
-		this.backoffNanos = new long[count];
-		Arrays.fill(this.backoffNanos, FIRST_BACKOFF_NANOS);
 	}
 
 	/**
@@ -285,10 +264,7 @@ final class Batcher {
 	private boolean add(BatchRequest.Add request) {
 		BatchRequest.Done deferred = this.lastDeferred.get();
 		synchronized (this) {
-			if (deferred != null && deferred.shard == request.shard && !deferred.sent) {
-				request.after = deferred;
-			}
-			this.adds.get(request.shard).add(request);
+			this.pending.add(request, deferred);
 			arrived();
 			wakeSender();
 		}
@@ -339,7 +315,7 @@ final class Batcher {
 		BatchRequest.Done request = new BatchRequest.Done(this.shards.of(lease.encoded), lease, askUntilNanos,
 				Thread.currentThread(), dispatched);
 		synchronized (this) {
-			this.dones.get(request.shard).add(request);
+			this.pending.done(request);
 			arrived();
 			wakeSender();
 		}
@@ -373,7 +349,7 @@ final class Batcher {
 		this.pendingDones.add(request);
 		this.lastDeferred.set(request);
 		synchronized (this) {
-			this.dones.get(request.shard).add(request);
+			this.pending.done(request);
 			arrived();
 			wakeSender();
 		}
@@ -716,8 +692,7 @@ final class Batcher {
 	/** Whether the next batch would carry anything. Called under the monitor. */
 	private boolean sendable(long now) {
 		for (int shard = 0; shard < this.flying.length; shard++) {
-			if (this.flying[shard] == null && (hasAddToSend(this.adds.get(shard))
-					|| (retryDue(shard, now) && !this.dones.get(shard).isEmpty()))) {
+			if (this.flying[shard] == null && this.pending.sendable(shard, now)) {
 				return true;
 			}
 		}
@@ -738,15 +713,11 @@ final class Batcher {
 		}
 		for (int i = 0; i < this.flying.length; i++) {
 			int shard = (this.turn + i) % this.flying.length;
-			if (this.flying[shard] == null && retryDue(shard, now)) {
+			if (this.flying[shard] == null && this.pending.retryDue(shard, now)) {
 				return shard;
 			}
 		}
 		return -1;
-	}
-
-	private boolean retryDue(int shard, long now) {
-		return now - this.retryAt[shard] >= 0;
 	}
 
 	/**
@@ -763,8 +734,8 @@ final class Batcher {
 				wakeAt = earlier(wakeAt, flight.deadlineNanos);
 				timed = true;
 			}
-			else if (!retryDue(shard, now) && (!this.dones.get(shard).isEmpty() || hasTakers())) {
-				wakeAt = earlier(wakeAt, this.retryAt[shard]);
+			else if (!this.pending.retryDue(shard, now) && (this.pending.hasDones(shard) || hasTakers())) {
+				wakeAt = earlier(wakeAt, this.pending.retryAt(shard));
 				timed = true;
 			}
 		}
@@ -816,9 +787,8 @@ final class Batcher {
 			if (this.flying[shard] != null) {
 				continue;
 			}
-			List<BatchRequest.Add> shardAdds = takeAddsAfterTheirDones(this.adds.get(shard));
-			List<BatchRequest.Done> shardDones = retryDue(shard, now) ? takeUpTo(this.dones.get(shard)) : List.of();
-			shardDones.forEach((done) -> done.sent = true);
+			List<BatchRequest.Add> shardAdds = this.pending.takeAdds(shard);
+			List<BatchRequest.Done> shardDones = this.pending.takeDones(shard, now);
 			List<Taker> shardTakers = (shard == askShard) ? included : List.of();
 			int wanted = (shard == askShard) ? shardTakers.size() + extras : 0;
 			if (!shardAdds.isEmpty() || !shardDones.isEmpty() || wanted > 0) {
@@ -828,65 +798,8 @@ final class Batcher {
 		return parts;
 	}
 
-	private static boolean hasAddToSend(ArrayDeque<BatchRequest.Add> pending) {
-		for (BatchRequest.Add add : pending) {
-			if (!waitsForItsDone(add)) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	/** Whether the add's thread's done without waiting is not in a part yet. */
-	private static boolean waitsForItsDone(BatchRequest.Add add) {
-		return add.after != null && !add.after.sent;
-	}
-
-	/**
-	 * Takes the adds that may go in the next part: not one whose thread's done without
-	 * waiting is not in an earlier part yet (it stays, in order, for a later part).
-	 * Called under the monitor.
-	 */
-	private static List<BatchRequest.Add> takeAddsAfterTheirDones(ArrayDeque<BatchRequest.Add> pending) {
-		boolean held = false;
-		for (BatchRequest.Add add : pending) {
-			if (waitsForItsDone(add)) {
-				held = true;
-				break;
-			}
-		}
-		if (!held) {
-			return takeUpTo(pending);
-		}
-		List<BatchRequest.Add> taken = new ArrayList<>();
-		List<BatchRequest.Add> kept = new ArrayList<>();
-		for (BatchRequest.Add add; (add = pending.poll()) != null;) {
-			if (taken.size() < MOST_PER_BATCH && !waitsForItsDone(add)) {
-				taken.add(add);
-			}
-			else {
-				kept.add(add);
-			}
-		}
-		pending.addAll(kept);
-		return taken;
-	}
-
-	private static <R> List<R> takeUpTo(ArrayDeque<R> pending) {
-		List<R> taken = new ArrayList<>(Math.min(pending.size(), MOST_PER_BATCH));
-		while (!pending.isEmpty() && taken.size() < MOST_PER_BATCH) {
-			taken.add(pending.poll());
-		}
-		return taken;
-	}
-
 	private boolean hasRequests() {
-		for (int shard = 0; shard < this.flying.length; shard++) {
-			if (!this.adds.get(shard).isEmpty() || !this.dones.get(shard).isEmpty()) {
-				return true;
-			}
-		}
-		return false;
+		return !this.pending.isEmpty();
 	}
 
 	private boolean hasFlights() {
@@ -1012,7 +925,7 @@ final class Batcher {
 		}
 		this.outage.succeeded();
 		synchronized (this) {
-			this.backoffNanos[flight.shard()] = FIRST_BACKOFF_NANOS;
+			this.pending.answered(flight.shard());
 		}
 		boolean answered;
 		try {
@@ -1239,13 +1152,7 @@ final class Batcher {
 		}
 		int shard = part.shard();
 		synchronized (this) {
-			for (int i = retry.size() - 1; i >= 0; i--) {
-				// A later add of its thread waits again until it is sent again.
-				retry.get(i).sent = false;
-				this.dones.get(shard).addFirst(retry.get(i));
-			}
-			this.retryAt[shard] = now + this.backoffNanos[shard];
-			this.backoffNanos[shard] = Math.min(this.backoffNanos[shard] * 2, LONGEST_BACKOFF_NANOS);
+			this.pending.retryLater(shard, retry, now);
 		}
 	}
 

@@ -106,6 +106,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private final InstanceHeartbeats heartbeats;
 
+	private final DoneReports doneReports;
+
 	private final QueueWidePauses pauses;
 
 	private final OutageLog outage;
@@ -121,8 +123,6 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	private final int defaultPriority;
 
 	private final @Nullable FairnessKeyExtractor<? super T> fairness;
-
-	private final Consumer<? super LateDoneOutcome> lateDoneListener;
 
 	/**
 	 * Default priority 0 and no fairness: delayed and rate-limited adds that name no
@@ -157,7 +157,6 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.metrics = settings.metrics();
 		this.defaultPriority = settings.defaultPriority();
 		this.fairness = settings.fairness();
-		this.lateDoneListener = settings.lateDoneListener();
 		this.plainAdds = this.defaultPriority == 0 && this.fairness == null;
 		this.outage = new OutageLog(this.name, this.link::isClosed);
 		this.ack = new ReplicaAck(this.name, settings.replicasAck(), settings.replicasAckTimeout(),
@@ -167,6 +166,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 				this.longestBlockNanos, settings.prefetch(), this.outage, this.ack);
 		this.views = new QueueViews(this.link, this.shards, this::now);
 		this.deadLetters = new SharedDeadLetters(this.link, this.shards.keys(0), this::now);
+		this.doneReports = new DoneReports(this.name, this.link, this.metrics, settings.lateDoneListener());
 		this.heartbeats = new InstanceHeartbeats(this.link, this.shards.keys(0).instances(), this.holder);
 		this.pauses = new QueueWidePauses(this.name, this.link, this.shards, this::now);
 		this.returns = new LeaseReturns(this.link, this.shards, this::now);
@@ -521,30 +521,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			this.metrics.finished(System.nanoTime() - lease.takenNanos);
 		}
 		this.batcher.doneLater(lease, System.nanoTime() + this.batcher.askingTime().toNanos(),
-				(accepted) -> answered(lease, accepted));
+				(accepted) -> this.doneReports.answered(lease, accepted));
 		ended();
-	}
-
-	/**
-	 * The outcome of a done that did not wait for it. Runs on the sender thread, which it
-	 * does not hold up: an accepted done's lease outcome is completed here when nothing
-	 * depends on it yet, everything else on a helper thread.
-	 */
-	private void answered(HeldLease lease, @Nullable Boolean accepted) {
-		if (Boolean.TRUE.equals(accepted) && lease.outcome.getNumberOfDependents() == 0) {
-			lease.outcome.complete(DoneResult.ACCEPTED);
-			return;
-		}
-		this.link.helpers().execute(() -> {
-			if (accepted == null) {
-				answeredLate(lease, null);
-				return;
-			}
-			if (!accepted) {
-				logRejected(lease);
-			}
-			lease.outcome.complete(accepted ? DoneResult.ACCEPTED : DoneResult.REJECTED);
-		});
 	}
 
 	@Override
@@ -566,7 +544,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	/**
 	 * Runs the done script for a lease that left {@link #held}, and reports the outcome;
 	 * one that Redis did not answer in time is reported when it is known
-	 * ({@link #answeredLate}).
+	 * ({@link DoneReports#answeredLate}).
 	 * @param first whether this done took the lease out of {@link #held}, rather than
 	 * repeating an earlier done
 	 */
@@ -577,7 +555,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		Boolean accepted;
 		try {
 			accepted = this.batcher.done(lease, System.nanoTime() + this.batcher.askingTime().toNanos(),
-					(outcome) -> answeredLate(lease, outcome));
+					(outcome) -> this.doneReports.answeredLate(lease, outcome));
 		}
 		catch (UnreplicatedWriteException ex) {
 			// Accepted by the master: the lease has ended there.
@@ -588,16 +566,12 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		DoneResult result;
 		if (accepted == null) {
 			result = DoneResult.NO_ANSWER;
-			logger.log(Level.WARNING,
-					"workqueue '" + this.name + "': no answer yet from Redis to the done of " + lease.encoded
-							+ " (lease " + lease.token + "); it may have been applied. Asking again until Redis "
-							+ "answers, for up to " + this.batcher.askingTime().toMillis()
-							+ " ms; the outcome will be logged");
+			this.doneReports.noAnswerYet(lease, this.batcher.askingTime());
 		}
 		else {
 			result = accepted ? DoneResult.ACCEPTED : DoneResult.REJECTED;
 			if (!accepted) {
-				logRejected(lease);
+				this.doneReports.rejected(lease);
 			}
 			lease.outcome.complete(result);
 		}
@@ -638,42 +612,6 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	@Override
 	public long unreplicatedWrites() {
 		return this.ack.unreplicated();
-	}
-
-	private void logRejected(HeldLease lease) {
-		logger.log(Level.WARNING, "workqueue '" + this.name + "': done of " + lease.encoded + " rejected: its lease "
-				+ lease.token + " had expired, so the item was delivered again and may have been processed twice");
-	}
-
-	/**
-	 * Reports, once, the final outcome of a done that got no answer in time: the log, the
-	 * counter, the listener, then the lease's outcome. Runs on a helper thread.
-	 * @param accepted whether Redis accepted the token, or {@code null} if that will
-	 * never be known
-	 */
-	private void answeredLate(HeldLease lease, @Nullable Boolean accepted) {
-		DoneResult result = (accepted == null) ? DoneResult.NO_ANSWER
-				: (accepted ? DoneResult.ACCEPTED : DoneResult.REJECTED);
-		String done = "workqueue '" + this.name + "': the done of " + lease.encoded + " (lease " + lease.token + ")";
-		switch (result) {
-			case ACCEPTED -> logger.log(Level.INFO,
-					done + ", which got no answer in time, was applied: the item is not delivered again");
-			case REJECTED -> logger.log(Level.WARNING, done + ", which got no answer in time, was rejected: "
-					+ "its lease had expired, so the item was delivered again and may have been processed twice");
-			case NO_ANSWER -> logger.log(Level.WARNING, done + " was never answered while Redis could still tell "
-					+ "whether it was applied; if it was not, its lease expired and the item was delivered again");
-		}
-		if (this.metrics != null) {
-			this.metrics.answeredLate(result);
-		}
-		try {
-			this.lateDoneListener.accept(new LateDoneOutcome(this.name, lease.item, lease, result));
-		}
-		catch (RuntimeException ex) {
-			logger.log(Level.ERROR, "workqueue '" + this.name + "': the late-done listener failed", ex);
-		}
-		// Last, so that whoever waits for the outcome finds it logged, counted and told.
-		lease.outcome.complete(result);
 	}
 
 	@Override

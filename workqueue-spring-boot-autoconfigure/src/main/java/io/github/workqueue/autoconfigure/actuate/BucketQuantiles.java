@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.distribution.CountAtBucket;
 import io.micrometer.core.instrument.distribution.HistogramSnapshot;
 import org.jspecify.annotations.Nullable;
 
-import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.Estimate;
+import io.github.workqueue.autoconfigure.actuate.Estimate;
 
 /**
  * Quantiles of the observations a histogram took between two readings of its buckets,

@@ -14,7 +14,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import org.jspecify.annotations.Nullable;
 
-import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.RateSample;
+import io.github.workqueue.autoconfigure.actuate.RateSample;
 
 /**
  * The last minutes of each queue's rates and latencies, sampled from the meters the

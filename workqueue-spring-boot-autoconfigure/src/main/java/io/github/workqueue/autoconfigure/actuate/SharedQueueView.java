@@ -21,10 +21,10 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.ClassUtils;
 
-import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.InstanceDescriptor;
-import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.LeaseDescriptor;
-import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.PauseDescriptor;
-import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.SharedDescriptor;
+import io.github.workqueue.autoconfigure.actuate.InstanceDescriptor;
+import io.github.workqueue.autoconfigure.actuate.LeaseDescriptor;
+import io.github.workqueue.autoconfigure.actuate.PauseDescriptor;
+import io.github.workqueue.autoconfigure.actuate.SharedDescriptor;
 import io.github.workqueue.core.DeadLetter;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.redis.InFlightItem;

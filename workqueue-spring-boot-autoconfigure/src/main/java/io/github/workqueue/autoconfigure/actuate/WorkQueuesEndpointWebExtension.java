@@ -39,7 +39,7 @@ public class WorkQueuesEndpointWebExtension {
 	@ReadOperation
 	public WebEndpointResponse<Object> queue(@Selector String name, @Nullable String search, @Nullable Integer offset) {
 		try {
-			WorkQueuesEndpoint.QueueDescriptor queue = this.delegate.queue(name, search, offset);
+			QueueDescriptor queue = this.delegate.queue(name, search, offset);
 			return (queue != null) ? new WebEndpointResponse<>(queue) : notFound(name);
 		}
 		catch (InvalidEndpointRequestException ex) {

@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import io.github.workqueue.autoconfigure.actuate.BucketQuantiles.Buckets;
-import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.Estimate;
+import io.github.workqueue.autoconfigure.actuate.Estimate;
 import io.github.workqueue.autoconfigure.metrics.MicrometerMetricsProvider;
 
 import static org.assertj.core.api.Assertions.assertThat;

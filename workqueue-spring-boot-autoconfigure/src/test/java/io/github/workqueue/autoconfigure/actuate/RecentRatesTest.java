@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
-import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.RateSample;
+import io.github.workqueue.autoconfigure.actuate.RateSample;
 import io.github.workqueue.autoconfigure.metrics.MicrometerMetricsProvider;
 import io.github.workqueue.core.FakeClock;
 import io.github.workqueue.core.WorkQueue;

@@ -26,7 +26,8 @@ import org.springframework.core.NestedExceptionUtils;
 import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
 import io.github.workqueue.autoconfigure.WorkQueueRegistry;
 import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint;
-import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint.SharedDescriptor;
+import io.github.workqueue.autoconfigure.actuate.QueueDescriptor;
+import io.github.workqueue.autoconfigure.actuate.SharedDescriptor;
 import io.github.workqueue.autoconfigure.actuate.WorkQueuesHealthIndicator;
 import io.github.workqueue.autoconfigure.WorkQueueRedisAutoConfiguration;
 import io.github.workqueue.core.RateLimitingQueue;
@@ -289,7 +290,7 @@ class RedisBackendTest {
 				server.stop();
 				long before = System.currentTimeMillis();
 				long start = System.nanoTime();
-				WorkQueuesEndpoint.QueueDescriptor described = endpoint.queues().queues().get(this.queue);
+				QueueDescriptor described = endpoint.queues().queues().get(this.queue);
 				Duration took = Duration.ofNanos(System.nanoTime() - start);
 				// The bound is 2 s; some slack for a busy machine.
 				assertThat(took).isLessThan(Duration.ofSeconds(4));
@@ -338,7 +339,7 @@ class RedisBackendTest {
 			WorkQueuesEndpoint endpoint = new WorkQueuesEndpoint(context.getBean(WorkQueueRegistry.class),
 					context.getBean(QueueWorkerRegistry.class), null);
 			assertThat(endpoint.queue(this.queue).deadLetterCount()).isEqualTo(2);
-			WorkQueuesEndpoint.QueueDescriptor found = endpoint.queue(this.queue, "ACME");
+			QueueDescriptor found = endpoint.queue(this.queue, "ACME");
 			assertThat(found.deadLetterCount()).isEqualTo(1);
 			assertThat(found.deadLetters()).singleElement().satisfies((letter) -> {
 				assertThat(letter.item()).isEqualTo("acme.1");
