@@ -1,0 +1,68 @@
+package io.github.workqueue.sample;
+
+import java.time.Duration;
+import java.util.Map;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The sample's Kubernetes profile against fabric8's mock API server: a labelled ConfigMap
+ * is reconciled into its status annotation, again when its data changes; one without the
+ * label is left alone.
+ */
+@EnableKubernetesMockClient(crud = true)
+class KubernetesProfileTest {
+
+	static KubernetesMockServer server;
+
+	static KubernetesClient client;
+
+	@Test
+	void labelledConfigMapsShouldBeReconciledIntoTheirStatusAnnotation() {
+		create("web", Map.of("workqueue.example/reconcile", "true"), Map.of("a", "1", "b", "2"));
+		create("other", Map.of(), Map.of("a", "1"));
+		try (ConfigurableApplicationContext sample = new SpringApplicationBuilder(SampleApplication.class)
+			.initializers(
+					(context) -> context.getBeanFactory().registerSingleton("kubernetesClient", server.createClient()))
+			.run("--spring.profiles.active=kubernetes", "--server.port=0",
+					"--workqueue.kubernetes.leader-election.retry-period=200ms")) {
+			assertThat(sample.isActive()).isTrue();
+			await().atMost(Duration.ofSeconds(20)).until(() -> "reconciled 2 key(s): [a, b]".equals(status("web")));
+			client.configMaps().inNamespace("default").withName("web").edit((cm) -> {
+				cm.getData().put("c", "3");
+				return cm;
+			});
+			await().atMost(Duration.ofSeconds(20)).until(() -> "reconciled 3 key(s): [a, b, c]".equals(status("web")));
+			assertThat(status("other")).isNull();
+		}
+	}
+
+	private static void create(String name, Map<String, String> labels, Map<String, String> data) {
+		client.configMaps()
+			.inNamespace("default")
+			.resource(new ConfigMapBuilder().withNewMetadata()
+				.withName(name)
+				.withLabels(labels)
+				.endMetadata()
+				.withData(data)
+				.build())
+			.create();
+	}
+
+	private static String status(String name) {
+		ConfigMap configMap = client.configMaps().inNamespace("default").withName(name).get();
+		return configMap.getMetadata().getAnnotations().get(ConfigMapReconciler.STATUS);
+	}
+
+}

@@ -1,0 +1,308 @@
+package io.github.workqueue.kubernetes;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Informers that feed queues with the keys of Kubernetes objects, and leader election
+ * among replicas: {@code workqueue.kubernetes.*}.
+ */
+@ConfigurationProperties("workqueue.kubernetes")
+public class WorkQueueKubernetesProperties {
+
+	/**
+	 * Informers by the name of the queue they feed.
+	 */
+	private final Map<String, Informer> informers = new LinkedHashMap<>();
+
+	private final LeaderElection leaderElection = new LeaderElection();
+
+	public Map<String, Informer> getInformers() {
+		return this.informers;
+	}
+
+	public LeaderElection getLeaderElection() {
+		return this.leaderElection;
+	}
+
+	/** What an informer watches and which of its events add a key. */
+	public static class Informer {
+
+		/**
+		 * API version of the watched resource, such as {@code v1} or {@code apps/v1};
+		 * with {@code kind}, instead of {@code model-class}.
+		 */
+		private @Nullable String apiVersion;
+
+		/** Kind of the watched resource, such as {@code ConfigMap}. */
+		private @Nullable String kind;
+
+		/**
+		 * Model class of the watched resource, such as
+		 * {@code io.fabric8.kubernetes.api.model.ConfigMap}: the lister's type. Instead
+		 * of {@code api-version} and {@code kind}.
+		 */
+		private @Nullable Class<? extends HasMetadata> modelClass;
+
+		/** Namespaces to watch; all when empty. */
+		private List<String> namespaces = new ArrayList<>();
+
+		/** Label selector, such as {@code app=web,tier!=cache}. */
+		private @Nullable String labelSelector;
+
+		/** Field selectors, such as {@code metadata.name: web}. */
+		private Map<String, String> fieldSelector = new LinkedHashMap<>();
+
+		/** How often every cached object is delivered again as an update; none when 0. */
+		private Duration resync = Duration.ZERO;
+
+		/** Which events add the object's key to the queue. */
+		private Set<EventType> events = EnumSet.allOf(EventType.class);
+
+		/** Which updates add the object's key. */
+		private UpdateFilter updates = UpdateFilter.ANY;
+
+		/**
+		 * Secondary resources whose changes add the key of their controlling owner of the
+		 * watched kind (owner references with {@code controller: true}).
+		 */
+		private List<Owned> owns = new ArrayList<>();
+
+		public @Nullable String getApiVersion() {
+			return this.apiVersion;
+		}
+
+		public void setApiVersion(@Nullable String apiVersion) {
+			this.apiVersion = apiVersion;
+		}
+
+		public @Nullable String getKind() {
+			return this.kind;
+		}
+
+		public void setKind(@Nullable String kind) {
+			this.kind = kind;
+		}
+
+		public @Nullable Class<? extends HasMetadata> getModelClass() {
+			return this.modelClass;
+		}
+
+		public void setModelClass(@Nullable Class<? extends HasMetadata> modelClass) {
+			this.modelClass = modelClass;
+		}
+
+		public List<String> getNamespaces() {
+			return this.namespaces;
+		}
+
+		public void setNamespaces(List<String> namespaces) {
+			this.namespaces = namespaces;
+		}
+
+		public @Nullable String getLabelSelector() {
+			return this.labelSelector;
+		}
+
+		public void setLabelSelector(@Nullable String labelSelector) {
+			this.labelSelector = labelSelector;
+		}
+
+		public Map<String, String> getFieldSelector() {
+			return this.fieldSelector;
+		}
+
+		public void setFieldSelector(Map<String, String> fieldSelector) {
+			this.fieldSelector = fieldSelector;
+		}
+
+		public Duration getResync() {
+			return this.resync;
+		}
+
+		public void setResync(Duration resync) {
+			this.resync = resync;
+		}
+
+		public Set<EventType> getEvents() {
+			return this.events;
+		}
+
+		public void setEvents(Set<EventType> events) {
+			this.events = events;
+		}
+
+		public UpdateFilter getUpdates() {
+			return this.updates;
+		}
+
+		public void setUpdates(UpdateFilter updates) {
+			this.updates = updates;
+		}
+
+		public List<Owned> getOwns() {
+			return this.owns;
+		}
+
+		public void setOwns(List<Owned> owns) {
+			this.owns = owns;
+		}
+
+	}
+
+	/** A secondary resource mapped to its owner's key. */
+	public static class Owned {
+
+		/** API version of the owned resource, such as {@code v1}. */
+		private @Nullable String apiVersion;
+
+		/** Kind of the owned resource, such as {@code Secret}. */
+		private @Nullable String kind;
+
+		public @Nullable String getApiVersion() {
+			return this.apiVersion;
+		}
+
+		public void setApiVersion(@Nullable String apiVersion) {
+			this.apiVersion = apiVersion;
+		}
+
+		public @Nullable String getKind() {
+			return this.kind;
+		}
+
+		public void setKind(@Nullable String kind) {
+			this.kind = kind;
+		}
+
+	}
+
+	/** Which informer events add a key. */
+	public enum EventType {
+
+		/** An object appeared (also each object of the first list). */
+		ADD,
+
+		/** An object changed, or was delivered again by a resync. */
+		UPDATE,
+
+		/** An object was deleted (also one found gone after a watch restart). */
+		DELETE
+
+	}
+
+	/** Which updates add a key. */
+	public enum UpdateFilter {
+
+		/** Every update, resyncs included: client-go's default. */
+		ANY,
+
+		/**
+		 * Updates that change {@code metadata.generation} (the spec, for resources that
+		 * count generations), and resyncs: controller-runtime's
+		 * {@code GenerationChangedPredicate}, with resyncs kept so that {@code resync}
+		 * still works.
+		 */
+		GENERATION_CHANGED
+
+	}
+
+	/**
+	 * Leader election among replicas on a {@code coordination.k8s.io} Lease: only the
+	 * leader's workers of the informer-fed queues run. For in-memory queues; queues on
+	 * Redis need none, as every replica shares them.
+	 */
+	public static class LeaderElection {
+
+		/** Whether the replicas elect a leader. */
+		private boolean enabled;
+
+		/** Name of the Lease; defaults to spring.application.name, else "workqueue". */
+		private @Nullable String leaseName;
+
+		/** Namespace of the Lease; defaults to the client's namespace. */
+		private @Nullable String leaseNamespace;
+
+		/**
+		 * This replica's name in the Lease; defaults to the host name and a random part.
+		 */
+		private @Nullable String identity;
+
+		/** How long a leader's lease lasts without renewal: a standby's longest wait. */
+		private Duration leaseDuration = Duration.ofSeconds(15);
+
+		/** How long the leader tries to renew before it stops leading. */
+		private Duration renewDeadline = Duration.ofSeconds(10);
+
+		/** How often candidates try to acquire or renew the Lease. */
+		private Duration retryPeriod = Duration.ofSeconds(2);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public @Nullable String getLeaseName() {
+			return this.leaseName;
+		}
+
+		public void setLeaseName(@Nullable String leaseName) {
+			this.leaseName = leaseName;
+		}
+
+		public @Nullable String getLeaseNamespace() {
+			return this.leaseNamespace;
+		}
+
+		public void setLeaseNamespace(@Nullable String leaseNamespace) {
+			this.leaseNamespace = leaseNamespace;
+		}
+
+		public @Nullable String getIdentity() {
+			return this.identity;
+		}
+
+		public void setIdentity(@Nullable String identity) {
+			this.identity = identity;
+		}
+
+		public Duration getLeaseDuration() {
+			return this.leaseDuration;
+		}
+
+		public void setLeaseDuration(Duration leaseDuration) {
+			this.leaseDuration = leaseDuration;
+		}
+
+		public Duration getRenewDeadline() {
+			return this.renewDeadline;
+		}
+
+		public void setRenewDeadline(Duration renewDeadline) {
+			this.renewDeadline = renewDeadline;
+		}
+
+		public Duration getRetryPeriod() {
+			return this.retryPeriod;
+		}
+
+		public void setRetryPeriod(Duration retryPeriod) {
+			this.retryPeriod = retryPeriod;
+		}
+
+	}
+
+}

@@ -1,0 +1,42 @@
+package io.github.workqueue.kubernetes.autoconfigure;
+
+import java.util.Locale;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import io.github.workqueue.kubernetes.WorkQueueKubernetesProperties.EventType;
+import io.github.workqueue.kubernetes.internal.InformerFeed;
+import io.github.workqueue.kubernetes.internal.KubernetesInformers;
+
+/**
+ * The informers' meters, read when scraped: {@code workqueue_kubernetes_events_total}
+ * (tags {@code name}: the queue, {@code type}: add, update, delete),
+ * {@code workqueue_kubernetes_cached_objects} and {@code workqueue_kubernetes_synced} (1
+ * once the cache is complete).
+ */
+final class KubernetesInformerMetrics {
+
+	KubernetesInformerMetrics(KubernetesInformers informers, MeterRegistry registry) {
+		for (InformerFeed<? extends HasMetadata> feed : informers.feeds()) {
+			for (EventType type : EventType.values()) {
+				FunctionCounter.builder("workqueue.kubernetes.events", feed, (f) -> f.events(type))
+					.description("Events of the informer's resource, by type")
+					.tag("name", feed.queueName())
+					.tag("type", type.name().toLowerCase(Locale.ROOT))
+					.register(registry);
+			}
+			Gauge.builder("workqueue.kubernetes.cached.objects", feed, InformerFeed::cachedObjects)
+				.description("Objects in the informer's cache")
+				.tag("name", feed.queueName())
+				.register(registry);
+			Gauge.builder("workqueue.kubernetes.synced", feed, (f) -> f.hasSynced() ? 1 : 0)
+				.description("1 once the informer has listed every object")
+				.tag("name", feed.queueName())
+				.register(registry);
+		}
+	}
+
+}

@@ -1,0 +1,293 @@
+package io.github.workqueue.kubernetes.internal;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import org.jspecify.annotations.Nullable;
+
+import io.github.workqueue.core.RateLimitingQueue;
+import io.github.workqueue.kubernetes.KubernetesLister;
+import io.github.workqueue.kubernetes.ObjectKey;
+import io.github.workqueue.kubernetes.WorkQueueKubernetesProperties.EventType;
+import io.github.workqueue.kubernetes.WorkQueueKubernetesProperties.UpdateFilter;
+
+/**
+ * One informer source of a queue: informers of the watched resource (one per namespace,
+ * or one for all), whose events add the object's {@link ObjectKey} as client-go's
+ * handlers do, and informers of the owned resources, whose events add the key of their
+ * controlling owner. Its cache is the queue's {@link KubernetesLister}; the last state of
+ * each deleted object is kept for the worker that cleans up after it.
+ *
+ * <p>
+ * <b>Concurrency.</b> Thread-safe. Event handlers run on the informers' threads; the
+ * deleted states are guarded by their map's monitor; the counters are adders.
+ *
+ * @param <T> the type of the watched objects
+ */
+public final class InformerFeed<T extends HasMetadata> implements KubernetesLister<T> {
+
+	/** The most deleted states kept. */
+	private static final int DELETED_KEPT = 10_000;
+
+	private final String queueName;
+
+	private final String resource;
+
+	private final String kind;
+
+	private final String group;
+
+	private final RateLimitingQueue<Object> queue;
+
+	private final List<EventType> events;
+
+	private final UpdateFilter updates;
+
+	/** By namespace; the key {@code null} for one informer of every namespace. */
+	private final Map<@Nullable String, SharedIndexInformer<T>> informers = new LinkedHashMap<>();
+
+	private final List<SharedIndexInformer<? extends HasMetadata>> owned = new ArrayList<>();
+
+	private final LinkedHashMap<ObjectKey, T> deleted = new LinkedHashMap<>();
+
+	private final Map<EventType, LongAdder> seen = new LinkedHashMap<>();
+
+	private volatile long lastEventMillis;
+
+	/**
+	 * Makes the informers, not started.
+	 * @param queueName the queue fed
+	 * @param apiVersion the watched resource's API version
+	 * @param kind its kind
+	 * @param namespaces the namespaces watched, empty for all
+	 * @param operation the client operation for a namespace, or for all ({@code null})
+	 * @param resyncMillis the resync period, 0 for none
+	 * @param queue the queue fed
+	 */
+	public InformerFeed(String queueName, String apiVersion, String kind, List<String> namespaces,
+			Function<@Nullable String, FilterWatchListDeletable<T, ?, ?>> operation, long resyncMillis,
+			List<EventType> events, UpdateFilter updates, RateLimitingQueue<Object> queue) {
+		this.queueName = queueName;
+		this.resource = apiVersion + " " + kind;
+		this.kind = kind;
+		this.group = groupOf(apiVersion);
+		this.queue = queue;
+		this.events = List.copyOf(events);
+		this.updates = updates;
+		for (EventType type : EventType.values()) {
+			this.seen.put(type, new LongAdder());
+		}
+		List<@Nullable String> scopes = namespaces.isEmpty() ? java.util.Collections.singletonList(null)
+				: List.copyOf(namespaces);
+		for (@Nullable
+		String namespace : scopes) {
+			SharedIndexInformer<T> informer = operation.apply(namespace).runnableInformer(resyncMillis);
+			informer.addEventHandler(new Primary());
+			this.informers.put(namespace, informer);
+		}
+	}
+
+	/**
+	 * Adds a secondary resource: its objects' changes add the key of their controlling
+	 * owner of the watched kind and group.
+	 * @param operations the client operation for a namespace, or for all
+	 */
+	public <O extends HasMetadata> void owns(Function<@Nullable String, FilterWatchListDeletable<O, ?, ?>> operations) {
+		for (@Nullable
+		String namespace : this.informers.keySet()) {
+			SharedIndexInformer<O> informer = operations.apply(namespace).runnableInformer(0);
+			informer.addEventHandler(new Owned<O>());
+			this.owned.add(informer);
+		}
+	}
+
+	/** Starts every informer; their first lists run in the background. */
+	public void start() {
+		this.informers.values().forEach(SharedIndexInformer::start);
+		this.owned.forEach(SharedIndexInformer::start);
+	}
+
+	/** Stops every informer. */
+	public void stop() {
+		this.informers.values().forEach(SharedIndexInformer::stop);
+		this.owned.forEach(SharedIndexInformer::stop);
+	}
+
+	@Override
+	public Optional<T> get(ObjectKey key) {
+		SharedIndexInformer<T> informer = informerOf(key.namespace());
+		return (informer != null) ? Optional.ofNullable(informer.getIndexer().getByKey(key.toString()))
+				: Optional.empty();
+	}
+
+	@Override
+	public Optional<T> deleted(ObjectKey key) {
+		synchronized (this.deleted) {
+			return Optional.ofNullable(this.deleted.get(key));
+		}
+	}
+
+	@Override
+	public List<T> list() {
+		List<T> all = new ArrayList<>();
+		this.informers.values().forEach((informer) -> all.addAll(informer.getIndexer().list()));
+		return all;
+	}
+
+	@Override
+	public List<T> list(String namespace) {
+		SharedIndexInformer<T> informer = informerOf(namespace);
+		return (informer != null) ? informer.getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace) : List.of();
+	}
+
+	@Override
+	public List<T> byIndex(String index, String value) {
+		List<T> all = new ArrayList<>();
+		this.informers.values().forEach((informer) -> all.addAll(informer.getIndexer().byIndex(index, value)));
+		return all;
+	}
+
+	@Override
+	public boolean hasSynced() {
+		return this.informers.values().stream().allMatch(SharedIndexInformer::hasSynced)
+				&& this.owned.stream().allMatch(SharedIndexInformer::hasSynced);
+	}
+
+	/** Whether every informer is watching now (a watch being restarted is not). */
+	public boolean isWatching() {
+		return this.informers.values().stream().allMatch(SharedIndexInformer::isWatching)
+				&& this.owned.stream().allMatch(SharedIndexInformer::isWatching);
+	}
+
+	/** The queue this feeds. */
+	public String queueName() {
+		return this.queueName;
+	}
+
+	/** The watched resource, as {@code apiVersion kind}. */
+	public String resource() {
+		return this.resource;
+	}
+
+	/** How many objects the cache holds. */
+	public int cachedObjects() {
+		return this.informers.values().stream().mapToInt((informer) -> informer.getIndexer().list().size()).sum();
+	}
+
+	/** How many events of a type the watched resource had. */
+	public long events(EventType type) {
+		return this.seen.get(type).sum();
+	}
+
+	/** When the last event came, in milliseconds since the epoch, or 0. */
+	public long lastEventMillis() {
+		return this.lastEventMillis;
+	}
+
+	private @Nullable SharedIndexInformer<T> informerOf(@Nullable String namespace) {
+		SharedIndexInformer<T> all = this.informers.get(null);
+		return (all != null) ? all : this.informers.get(namespace);
+	}
+
+	private void seen(EventType type) {
+		this.seen.get(type).increment();
+		this.lastEventMillis = System.currentTimeMillis();
+	}
+
+	private void enqueue(EventType type, ObjectKey key) {
+		if (this.events.contains(type)) {
+			this.queue.add(key);
+		}
+	}
+
+	private static String groupOf(String apiVersion) {
+		int slash = apiVersion.indexOf('/');
+		return (slash < 0) ? "" : apiVersion.substring(0, slash);
+	}
+
+	/** The watched resource's handler. */
+	private final class Primary implements ResourceEventHandler<T> {
+
+		@Override
+		public void onAdd(T object) {
+			seen(EventType.ADD);
+			ObjectKey key = ObjectKey.of(object);
+			synchronized (InformerFeed.this.deleted) {
+				InformerFeed.this.deleted.remove(key);
+			}
+			enqueue(EventType.ADD, key);
+		}
+
+		@Override
+		public void onUpdate(T before, T after) {
+			seen(EventType.UPDATE);
+			if (InformerFeed.this.updates == UpdateFilter.GENERATION_CHANGED && !isResync(before, after)
+					&& Objects.equals(before.getMetadata().getGeneration(), after.getMetadata().getGeneration())) {
+				return;
+			}
+			enqueue(EventType.UPDATE, ObjectKey.of(after));
+		}
+
+		@Override
+		public void onDelete(T object, boolean finalStateUnknown) {
+			seen(EventType.DELETE);
+			ObjectKey key = ObjectKey.of(object);
+			synchronized (InformerFeed.this.deleted) {
+				InformerFeed.this.deleted.remove(key);
+				InformerFeed.this.deleted.put(key, object);
+				if (InformerFeed.this.deleted.size() > DELETED_KEPT) {
+					InformerFeed.this.deleted.remove(InformerFeed.this.deleted.keySet().iterator().next());
+				}
+			}
+			enqueue(EventType.DELETE, key);
+		}
+
+		private boolean isResync(T before, T after) {
+			return Objects.equals(before.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion());
+		}
+
+	}
+
+	/** A secondary resource's handler: every change adds its controlling owner's key. */
+	private final class Owned<O extends HasMetadata> implements ResourceEventHandler<O> {
+
+		@Override
+		public void onAdd(O object) {
+			owners(object);
+		}
+
+		@Override
+		public void onUpdate(O before, O after) {
+			owners(before);
+			owners(after);
+		}
+
+		@Override
+		public void onDelete(O object, boolean finalStateUnknown) {
+			owners(object);
+		}
+
+		private void owners(O object) {
+			for (OwnerReference owner : object.getMetadata().getOwnerReferences()) {
+				if (Boolean.TRUE.equals(owner.getController()) && InformerFeed.this.kind.equals(owner.getKind())
+						&& InformerFeed.this.group.equals(groupOf(owner.getApiVersion()))) {
+					InformerFeed.this.queue.add(new ObjectKey(object.getMetadata().getNamespace(), owner.getName()));
+				}
+			}
+		}
+
+	}
+
+}

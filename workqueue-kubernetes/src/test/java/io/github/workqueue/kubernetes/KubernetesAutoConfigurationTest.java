@@ -1,0 +1,92 @@
+package io.github.workqueue.kubernetes;
+
+import java.time.Duration;
+import java.util.Map;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
+import io.github.workqueue.kubernetes.autoconfigure.WorkQueueKubernetesAutoConfiguration;
+import io.github.workqueue.kubernetes.internal.KubernetesInformers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The module's auto-configuration: nothing without informers (no client, no connection);
+ * a missing resource fails startup naming the property; the informers are in the health
+ * and in Micrometer; a lister bean per queue.
+ */
+@EnableKubernetesMockClient(crud = true)
+class KubernetesAutoConfigurationTest {
+
+	static KubernetesMockServer server;
+
+	static KubernetesClient client;
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(WorkQueueAutoConfiguration.class, WorkQueueKubernetesAutoConfiguration.class));
+
+	@Test
+	void withoutInformersNothingShouldBeConfigured() {
+		this.runner.run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context).doesNotHaveBean(KubernetesInformers.class);
+			assertThat(context).doesNotHaveBean(KubernetesClient.class);
+		});
+	}
+
+	@Test
+	void anInformerWithoutItsKindShouldFailStartupNamingTheProperty() {
+		this.runner.withBean(KubernetesClient.class, () -> server.createClient())
+			.withPropertyValues("workqueue.kubernetes.informers.pods.api-version=v1")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("workqueue.kubernetes.informers.pods.kind"));
+	}
+
+	@Test
+	void theInformersShouldBeInTheHealthAndInMicrometerWithAListerBean() {
+		this.runner.withBean(KubernetesClient.class, () -> server.createClient())
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues("workqueue.kubernetes.informers.configmaps.api-version=v1",
+					"workqueue.kubernetes.informers.configmaps.kind=ConfigMap",
+					"workqueue.queues.configmaps.item-type=io.github.workqueue.kubernetes.ObjectKey")
+			.run((context) -> {
+				assertThat(context).hasBean("configmapsLister");
+				HealthIndicator health = context.getBean("kubernetesInformersHealthIndicator", HealthIndicator.class);
+				await().atMost(Duration.ofSeconds(10)).until(() -> health.health().getStatus().equals(Status.UP));
+				Health up = health.health();
+				assertThat(up.getDetails()).containsEntry("leading", true);
+				@SuppressWarnings("unchecked")
+				Map<String, Object> configmaps = (Map<String, Object>) up.getDetails().get("configmaps");
+				assertThat(configmaps).containsEntry("resource", "v1 ConfigMap").containsEntry("synced", true);
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				assertThat(meters.find("workqueue.kubernetes.events").tag("name", "configmaps").functionCounters())
+					.hasSize(3);
+				assertThat(meters.get("workqueue.kubernetes.synced").tag("name", "configmaps").gauge().value())
+					.isEqualTo(1.0);
+			});
+	}
+
+	@Test
+	void objectKeysShouldReadAndWriteClientGosForm() {
+		assertThat(ObjectKey.parse("default/web")).isEqualTo(new ObjectKey("default", "web"));
+		assertThat(ObjectKey.parse("node-1")).isEqualTo(new ObjectKey(null, "node-1"));
+		assertThat(new ObjectKey("default", "web")).hasToString("default/web");
+		assertThat(new ObjectKey("", "node-1")).hasToString("node-1");
+		assertThat(ObjectKey.parse(new ObjectKey("a", "b").toString())).isEqualTo(new ObjectKey("a", "b"));
+	}
+
+}

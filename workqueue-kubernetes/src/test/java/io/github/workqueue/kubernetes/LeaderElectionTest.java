@@ -1,0 +1,141 @@
+package io.github.workqueue.kubernetes;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
+import io.github.workqueue.kubernetes.autoconfigure.WorkQueueKubernetesAutoConfiguration;
+import io.github.workqueue.kubernetes.internal.KubernetesInformers;
+import io.github.workqueue.spring.QueueWorker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Two replicas with in-memory queues elect a leader on a Lease: both informers fill their
+ * queues, only the leader's workers process; when the leader's context closes (it
+ * releases the Lease), the standby takes over and processes what it queued meanwhile; no
+ * key is ever processed by both at once.
+ */
+@EnableKubernetesMockClient(crud = true)
+class LeaderElectionTest {
+
+	static KubernetesMockServer server;
+
+	static KubernetesClient client;
+
+	/** Keys being processed now, by any replica. */
+	static final Set<ObjectKey> IN_PROGRESS = ConcurrentHashMap.newKeySet();
+
+	static final AtomicInteger OVERLAPS = new AtomicInteger();
+
+	private ApplicationContextRunner replica(String identity) {
+		return new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(WorkQueueAutoConfiguration.class, WorkQueueKubernetesAutoConfiguration.class))
+			.withBean(KubernetesClient.class, () -> server.createClient())
+			.withUserConfiguration(Worker.class)
+			.withPropertyValues("workqueue.queues.configmaps.workers=2",
+					"workqueue.kubernetes.informers.configmaps.api-version=v1",
+					"workqueue.kubernetes.informers.configmaps.kind=ConfigMap",
+					"workqueue.kubernetes.informers.configmaps.namespaces=ops",
+					"workqueue.kubernetes.leader-election.enabled=true",
+					"workqueue.kubernetes.leader-election.lease-name=configmaps-controller",
+					"workqueue.kubernetes.leader-election.lease-namespace=ops",
+					"workqueue.kubernetes.leader-election.identity=" + identity,
+					"workqueue.kubernetes.leader-election.lease-duration=2s",
+					"workqueue.kubernetes.leader-election.renew-deadline=1500ms",
+					"workqueue.kubernetes.leader-election.retry-period=200ms");
+	}
+
+	@Test
+	void onlyTheLeaderShouldProcessAndTheStandbyShouldTakeOverWhenItStops() {
+		replica("first").run((first) -> {
+			KubernetesInformers firstInformers = first.getBean(KubernetesInformers.class);
+			await().atMost(Duration.ofSeconds(10)).until(firstInformers::isLeading);
+			replica("second").run((second) -> {
+				KubernetesInformers secondInformers = second.getBean(KubernetesInformers.class);
+				await().atMost(Duration.ofSeconds(10)).until(() -> secondInformers.feed("configmaps").hasSynced());
+				create("before");
+				Worker firstWorker = first.getBean(Worker.class);
+				Worker secondWorker = second.getBean(Worker.class);
+				ObjectKey before = new ObjectKey("ops", "before");
+				await().atMost(Duration.ofSeconds(10)).until(() -> firstWorker.count(before) == 1);
+				await().atMost(Duration.ofSeconds(5))
+					.until(() -> secondInformers.feed("configmaps").get(before).isPresent());
+				assertThat(secondInformers.isLeading()).isFalse();
+				assertThat(secondWorker.total()).as("the standby's workers are paused").isZero();
+
+				first.close();
+				await().atMost(Duration.ofSeconds(10)).until(secondInformers::isLeading);
+				create("after");
+				ObjectKey after = new ObjectKey("ops", "after");
+				await().atMost(Duration.ofSeconds(10)).until(() -> secondWorker.count(after) == 1);
+				await().atMost(Duration.ofSeconds(10))
+					.alias("the key queued while it stood by")
+					.until(() -> secondWorker.count(before) == 1);
+				assertThat(firstWorker.count(after)).isZero();
+			});
+		});
+		assertThat(OVERLAPS.get()).as("keys processed by both replicas at once").isZero();
+	}
+
+	private static void create(String name) {
+		client.configMaps()
+			.inNamespace("ops")
+			.resource(new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata().build())
+			.create();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Worker {
+
+		private final Map<ObjectKey, AtomicInteger> counts = new ConcurrentHashMap<>();
+
+		@Bean
+		Object configMapsWorker() {
+			return new Object() {
+
+				@QueueWorker("configmaps")
+				void reconcile(ObjectKey key) throws InterruptedException {
+					if (!IN_PROGRESS.add(key)) {
+						OVERLAPS.incrementAndGet();
+					}
+					try {
+						Thread.sleep(20);
+						Worker.this.counts.computeIfAbsent(key, (k) -> new AtomicInteger()).incrementAndGet();
+					}
+					finally {
+						IN_PROGRESS.remove(key);
+					}
+				}
+
+			};
+		}
+
+		int count(ObjectKey key) {
+			AtomicInteger count = this.counts.get(key);
+			return (count != null) ? count.get() : 0;
+		}
+
+		int total() {
+			return this.counts.values().stream().mapToInt(AtomicInteger::get).sum();
+		}
+
+	}
+
+}
