@@ -235,6 +235,7 @@
 				element('div', { class: 'group' }, element('h3', { 'data-field': 'wide-title' }, 'Queue'), queueWide),
 				element('div', { class: 'group' }, element('h3', { 'data-field': 'here-title' }, 'This instance'), here)),
 			element('div', { class: 'priorities', 'data-field': 'priorities' }),
+			element('div', { class: 'priorities', 'data-field': 'informer' }),
 			element('div', { class: 'charts' },
 				chart('Depth, items (queue-wide on Redis)', 'depth', DEPTH),
 				chart('Oldest ready item, seconds since its add', 'oldest', OLDEST),
@@ -339,6 +340,7 @@
 		const priorities = Object.entries(queue.depthByPriority || {});
 		set(section, 'priorities', priorities.length > 1 || (priorities.length === 1 && priorities[0][0] !== '0')
 			? 'Depth by priority: ' + priorities.map(([priority, depth]) => priority + ' → ' + depth).join(', ') : '');
+		set(section, 'informer', informer(queue.details && queue.details.informer));
 		remember(name, queue.recent || []);
 		draw(section.querySelector('[data-chart="depth"]'), history.get(name), DEPTH, 'count');
 		if (!shared) {
@@ -357,6 +359,17 @@
 		set(section, 'health', problem || 'healthy');
 		section.querySelector('[data-field="health"]').dataset.health = problem ? 'trouble' : 'healthy';
 		section.dataset.health = problem ? 'trouble' : 'healthy';
+	}
+
+	// A Kubernetes informer that feeds the queue, in one line, or nothing.
+	function informer(feeding) {
+		if (!feeding) {
+			return '';
+		}
+		return 'Informer: ' + feeding.resource + ' · ' + (feeding.synced ? 'synced' : 'not synced yet')
+			+ (feeding.watching ? '' : ' · watch restarting') + ' · ' + count(feeding.cachedObjects) + ' cached'
+			+ (feeding.lastEventMillis ? ' · last event ' + clock(feeding.lastEventMillis) : '')
+			+ (feeding.leading ? '' : ' · standing by (not leading)');
 	}
 
 	// What is wrong with a queue, from its figures and its recent depth, or null.

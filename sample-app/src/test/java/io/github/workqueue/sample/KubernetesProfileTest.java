@@ -1,5 +1,9 @@
 package io.github.workqueue.sample;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 
@@ -11,6 +15,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,7 +34,7 @@ class KubernetesProfileTest {
 	static KubernetesClient client;
 
 	@Test
-	void labelledConfigMapsShouldBeReconciledIntoTheirStatusAnnotation() {
+	void labelledConfigMapsShouldBeReconciledIntoTheirStatusAnnotation() throws Exception {
 		create("web", Map.of("workqueue.example/reconcile", "true"), Map.of("a", "1", "b", "2"));
 		create("other", Map.of(), Map.of("a", "1"));
 		try (ConfigurableApplicationContext sample = new SpringApplicationBuilder(SampleApplication.class)
@@ -45,6 +50,12 @@ class KubernetesProfileTest {
 			});
 			await().atMost(Duration.ofSeconds(20)).until(() -> "reconciled 3 key(s): [a, b, c]".equals(status("web")));
 			assertThat(status("other")).isNull();
+			int port = ((WebServerApplicationContext) sample).getWebServer().getPort();
+			HttpResponse<String> queue = HttpClient.newHttpClient()
+				.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/workqueues/configmaps"))
+					.build(), HttpResponse.BodyHandlers.ofString());
+			assertThat(queue.body()).as("the informer in the endpoint")
+				.contains("\"informer\":{\"resource\":\"v1 ConfigMap\",\"synced\":true", "\"leading\":true");
 		}
 	}
 

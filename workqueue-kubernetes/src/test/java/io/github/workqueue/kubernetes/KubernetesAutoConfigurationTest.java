@@ -17,6 +17,7 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
+import io.github.workqueue.autoconfigure.actuate.QueueDetailsContributor;
 import io.github.workqueue.kubernetes.autoconfigure.WorkQueueKubernetesAutoConfiguration;
 import io.github.workqueue.kubernetes.internal.KubernetesInformers;
 
@@ -72,6 +73,10 @@ class KubernetesAutoConfigurationTest {
 				@SuppressWarnings("unchecked")
 				Map<String, Object> configmaps = (Map<String, Object>) up.getDetails().get("configmaps");
 				assertThat(configmaps).containsEntry("resource", "v1 ConfigMap").containsEntry("synced", true);
+				assertThat(context.getBean(QueueDetailsContributor.class).details("configmaps"))
+					.hasEntrySatisfying("informer", (informer) -> assertThat(informer).asString()
+						.contains("resource=v1 ConfigMap", "synced=true", "leading=true"));
+				assertThat(context.getBean(QueueDetailsContributor.class).details("other")).isEmpty();
 				MeterRegistry meters = context.getBean(MeterRegistry.class);
 				assertThat(meters.find("workqueue.kubernetes.events").tag("name", "configmaps").functionCounters())
 					.hasSize(3);

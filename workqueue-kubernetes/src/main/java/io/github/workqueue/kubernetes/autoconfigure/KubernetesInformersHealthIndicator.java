@@ -1,14 +1,10 @@
 package io.github.workqueue.kubernetes.autoconfigure;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 import io.fabric8.kubernetes.api.model.HasMetadata;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
-import io.github.workqueue.kubernetes.WorkQueueKubernetesProperties.EventType;
 import io.github.workqueue.kubernetes.internal.InformerFeed;
 import io.github.workqueue.kubernetes.internal.KubernetesInformers;
 
@@ -31,18 +27,7 @@ final class KubernetesInformersHealthIndicator extends AbstractHealthIndicator {
 	protected void doHealthCheck(Health.Builder builder) {
 		boolean synced = true;
 		for (InformerFeed<? extends HasMetadata> feed : this.informers.feeds()) {
-			Map<String, Object> details = new LinkedHashMap<>();
-			details.put("resource", feed.resource());
-			details.put("synced", feed.hasSynced());
-			details.put("watching", feed.isWatching());
-			details.put("cachedObjects", feed.cachedObjects());
-			Map<String, Long> events = new LinkedHashMap<>();
-			for (EventType type : EventType.values()) {
-				events.put(type.name().toLowerCase(java.util.Locale.ROOT), feed.events(type));
-			}
-			details.put("events", events);
-			details.put("lastEventMillis", feed.lastEventMillis());
-			builder.withDetail(feed.queueName(), details);
+			builder.withDetail(feed.queueName(), feed.describe());
 			synced &= feed.hasSynced();
 		}
 		builder.withDetail("leading", this.informers.isLeading());

@@ -28,6 +28,11 @@ final class KubernetesObservabilityConfiguration {
 
 	}
 
+	@Bean
+	KubernetesInformerDetails kubernetesInformerDetails(KubernetesInformers informers) {
+		return new KubernetesInformerDetails(informers);
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(MeterRegistry.class)
 	@ConditionalOnBean(MeterRegistry.class)

@@ -191,6 +191,27 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 		return this.seen.get(type).sum();
 	}
 
+	/**
+	 * What the health and the endpoint say of this source: the resource, whether its
+	 * cache is complete and its watches run, the cached objects, the events by type and
+	 * when the last came.
+	 * @return the description, in order
+	 */
+	public Map<String, Object> describe() {
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("resource", this.resource);
+		details.put("synced", hasSynced());
+		details.put("watching", isWatching());
+		details.put("cachedObjects", cachedObjects());
+		Map<String, Long> counts = new LinkedHashMap<>();
+		for (EventType type : EventType.values()) {
+			counts.put(type.name().toLowerCase(java.util.Locale.ROOT), events(type));
+		}
+		details.put("events", counts);
+		details.put("lastEventMillis", this.lastEventMillis);
+		return details;
+	}
+
 	/** When the last event came, in milliseconds since the epoch, or 0. */
 	public long lastEventMillis() {
 		return this.lastEventMillis;

@@ -28,11 +28,13 @@ import org.jspecify.annotations.Nullable;
  * Redis parked), or those that match the search
  * @param deadLettersOffset how many of them, newest first, come before the first listed
  * @param deadLetters the listed ones, at most 100 from the offset, newest first
+ * @param details sections that other modules add for the queue
+ * ({@link QueueDetailsContributor}), such as {@code informer}; empty when none
  */
 public record QueueDescriptor(String backend, @Nullable Integer depth, Map<Integer, Integer> depthByPriority,
 		Map<String, Integer> depthByFairnessKey, @Nullable Integer waiting, boolean shuttingDown, @Nullable Long adds,
 		@Nullable Long completions, @Nullable Long retries, String rateLimiter, @Nullable WorkersDescriptor workers,
 		@Nullable SharedDescriptor shared, @Nullable List<RateSample> recent, long deadLetterCount,
-		int deadLettersOffset, List<DeadLetterDescriptor> deadLetters) {
+		int deadLettersOffset, List<DeadLetterDescriptor> deadLetters, Map<String, Object> details) {
 
 }

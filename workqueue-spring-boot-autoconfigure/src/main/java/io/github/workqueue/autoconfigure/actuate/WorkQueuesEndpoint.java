@@ -54,6 +54,8 @@ public class WorkQueuesEndpoint {
 
 	private final @Nullable Double stuckAfterSeconds;
 
+	private final List<QueueDetailsContributor> contributors;
+
 	public WorkQueuesEndpoint(WorkQueueRegistry queues, QueueWorkerRegistry workers,
 			@Nullable MeterRegistry meterRegistry) {
 		this(queues, workers, meterRegistry, null);
@@ -61,7 +63,7 @@ public class WorkQueuesEndpoint {
 
 	public WorkQueuesEndpoint(WorkQueueRegistry queues, QueueWorkerRegistry workers,
 			@Nullable MeterRegistry meterRegistry, @Nullable RecentRates recentRates) {
-		this(queues, workers, meterRegistry, recentRates, null);
+		this(queues, workers, meterRegistry, recentRates, null, List.of());
 	}
 
 	/**
@@ -73,15 +75,17 @@ public class WorkQueuesEndpoint {
 	 * on)
 	 * @param stuckThreshold the processing time after which an item counts as stuck
 	 * ({@code workqueue.health.stuck-threshold}), if set
+	 * @param contributors what other modules add to each queue's description
 	 */
 	public WorkQueuesEndpoint(WorkQueueRegistry queues, QueueWorkerRegistry workers,
-			@Nullable MeterRegistry meterRegistry, @Nullable RecentRates recentRates,
-			@Nullable Duration stuckThreshold) {
+			@Nullable MeterRegistry meterRegistry, @Nullable RecentRates recentRates, @Nullable Duration stuckThreshold,
+			List<QueueDetailsContributor> contributors) {
 		this.queues = queues;
 		this.workers = workers;
 		this.meterRegistry = meterRegistry;
 		this.recentRates = recentRates;
 		this.stuckAfterSeconds = (stuckThreshold != null) ? stuckThreshold.toMillis() / 1000.0 : null;
+		this.contributors = List.copyOf(contributors);
 	}
 
 	/**
@@ -283,7 +287,7 @@ public class WorkQueuesEndpoint {
 			return new QueueDescriptor("memory", queue.len(), queue.lenByPriority(), queue.lenByFairnessKey(),
 					queue.waitingLen(), queue.isShuttingDown(), count("workqueue.adds", name), completions(name),
 					count("workqueue.retries", name), queue.rateLimiter().toString(), workers, null, recent,
-					letters.size(), offset, listed(letters, offset));
+					letters.size(), offset, listed(letters, offset), details(name));
 		}
 		// A Redis queue's figures were read together, within a bound (the last ones,
 		// marked,
@@ -295,7 +299,16 @@ public class WorkQueuesEndpoint {
 				reading.depthByFairnessKey(), intOrNull(shared.waiting()), queue.isShuttingDown(),
 				count("workqueue.adds", name), completions(name), count("workqueue.retries", name),
 				queue.rateLimiter().toString(), workers, shared, recent, deadLetterCount, offset,
-				listed(letters, offset));
+				listed(letters, offset), details(name));
+	}
+
+	private Map<String, Object> details(String name) {
+		if (this.contributors.isEmpty()) {
+			return Map.of();
+		}
+		Map<String, Object> details = new TreeMap<>();
+		this.contributors.forEach((contributor) -> details.putAll(contributor.details(name)));
+		return details;
 	}
 
 	private static List<DeadLetter> matching(List<DeadLetter> letters, @Nullable String search) {

@@ -34,9 +34,10 @@ public final class WorkQueuesEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	WorkQueuesEndpoint workQueuesEndpoint(WorkQueueRegistry queues, QueueWorkerRegistry workers,
 			ObjectProvider<MeterRegistry> meterRegistry, ObjectProvider<RecentRates> recentRates,
-			Environment environment) {
+			ObjectProvider<QueueDetailsContributor> contributors, Environment environment) {
 		return new WorkQueuesEndpoint(queues, workers, meterRegistry.getIfUnique(), recentRates.getIfAvailable(),
-				Binder.get(environment).bind("workqueue.health.stuck-threshold", Duration.class).orElse(null));
+				Binder.get(environment).bind("workqueue.health.stuck-threshold", Duration.class).orElse(null),
+				contributors.orderedStream().toList());
 	}
 
 	@Bean
