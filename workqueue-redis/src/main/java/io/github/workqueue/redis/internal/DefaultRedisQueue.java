@@ -444,7 +444,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			if (grant == null) {
 				return Optional.empty();
 			}
-			Optional<PrioritizedItem<T>> taken = take(grant);
+			Optional<PrioritizedItem<T>> taken = hold(grant);
 			if (taken.isPresent() || this.shuttingDown) {
 				return taken;
 			}
@@ -454,10 +454,11 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	/**
 	 * Records the lease the get script granted to the calling thread, or parks an item
 	 * that cannot be decoded.
-	 * @param sent when the get script was sent, which the lease's liveness counts from
+	 * @param grant the lease granted, with when its batch was sent (its liveness counts
+	 * from then)
 	 * @return the item, or empty if it was parked or this instance is shutting down
 	 */
-	private Optional<PrioritizedItem<T>> take(Batcher.Grant grant) {
+	private Optional<PrioritizedItem<T>> hold(Batcher.Grant grant) {
 		String encoded = grant.encoded();
 		long token = grant.token();
 		T item;

@@ -73,10 +73,12 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	/** How long the give-up waits for a worker to come out of {@code get}. */
 	private static final long TAKE_EXIT_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
-	/** What {@link #take} returns when the worker should look at pause and stop again. */
+	/**
+	 * What {@link #nextItem} returns when the worker should look at pause and stop again.
+	 */
 	private static final Object LOOK_AGAIN = new Object();
 
-	/** What {@link #take} returns when the worker should end. */
+	/** What {@link #nextItem} returns when the worker should end. */
 	private static final Object EXIT = new Object();
 
 	private final RateLimitingQueue<Object> queue;
@@ -285,7 +287,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		boolean replacement = false;
 		try {
 			while (awaitUnpaused()) {
-				Object next = take(slot);
+				Object next = nextItem(slot);
 				if (next == EXIT) {
 					return;
 				}
@@ -330,7 +332,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	 * @return the item with its priority, {@link #LOOK_AGAIN} if the worker should look
 	 * at pause and stop again, or {@link #EXIT}
 	 */
-	private Object take(WorkerSlot slot) {
+	private Object nextItem(WorkerSlot slot) {
 		synchronized (slot) {
 			if (this.gaveUp) {
 				return EXIT;

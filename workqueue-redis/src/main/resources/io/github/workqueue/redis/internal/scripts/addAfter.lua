@@ -4,5 +4,5 @@
 promoteDue()
 raiseToZero(ARGV[2])
 local made = addAfter(ARGV[2], tonumber(ARGV[3]))
-finish()
+endScript()
 return made

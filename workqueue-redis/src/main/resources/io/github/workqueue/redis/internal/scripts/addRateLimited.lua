@@ -12,5 +12,5 @@ end
 local delay = when(cjson.decode(ARGV[3]), ARGV[2], reserved)
 raiseToZero(ARGV[2])
 addAfter(ARGV[2], delay)
-finish()
+endScript()
 return delay

@@ -21,5 +21,5 @@ if ARGV[6] ~= '' then
   end
 end
 local made = addAfter(item, delay)
-finish()
+endScript()
 return { made, delay }

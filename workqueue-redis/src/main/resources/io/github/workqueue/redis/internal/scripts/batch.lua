@@ -301,5 +301,5 @@ end
 if granted < wanted then
   result[1] = nextEvent()
 end
-finish()
+endScript()
 return result

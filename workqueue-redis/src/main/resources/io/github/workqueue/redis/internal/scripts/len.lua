@@ -2,5 +2,5 @@
 -- ARGV: now. The number of ready items, the waiting items whose time has come included: they
 -- are promoted first, as any script that looks at readiness does.
 promoteDue()
-finish()
+endScript()
 return readyCount()

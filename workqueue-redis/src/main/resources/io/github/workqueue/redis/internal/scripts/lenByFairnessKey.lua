@@ -2,7 +2,7 @@
 -- ARGV: now. Ready items per first fairness key, over every priority: {key, count, ...}. The
 -- waiting items whose time has come are promoted first.
 promoteDue()
-finish()
+endScript()
 local result = {}
 if not exists(LEVELS) then
   return result

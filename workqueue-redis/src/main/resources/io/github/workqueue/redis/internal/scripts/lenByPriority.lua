@@ -2,7 +2,7 @@
 -- ARGV: now. Ready items per priority: {priority, count, ...}, in no particular order. The
 -- waiting items whose time has come are promoted first.
 promoteDue()
-finish()
+endScript()
 local result = {}
 if exists(LEVELS) then
   local counts = redis.call('HGETALL', COUNT)

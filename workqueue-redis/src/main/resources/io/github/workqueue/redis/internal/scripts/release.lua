@@ -13,5 +13,5 @@ for i = 2, #ARGV, 2 do
     released = released + 1
   end
 end
-finish()
+endScript()
 return released

@@ -8,6 +8,6 @@ redis.call('HDEL', EXPIRIES, ARGV[2])
 if ARGV[3] == 'requeue' then
   promoteDue()
   addNow(ARGV[2])
-  finish()
+  endScript()
 end
 return 1

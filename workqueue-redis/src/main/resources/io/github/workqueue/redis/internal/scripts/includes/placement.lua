@@ -164,7 +164,7 @@ end
 
 -- Ends every script that queues items: one wake-up hint per item queued in it and still in
 -- the FIFO (a getter that took it in the same script needs none), at most WAKE_HINTS in all.
-local function finish()
+local function endScript()
   -- Nothing is held here today (a batch that holds items takes them); were a script to hold
   -- items and not take them, they are queued, not lost.
   settle()

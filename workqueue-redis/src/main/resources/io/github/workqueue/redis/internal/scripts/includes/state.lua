@@ -95,12 +95,12 @@ end
 -- READY in its order, the first with keys moves the FIFO or READY into the trees; when READY or
 -- the levels are empty their key is gone, and the FIFO is back.
 
--- Items that became ready during this script and were queued in Redis's keys: finish() wakes
+-- Items that became ready during this script and were queued in Redis's keys: endScript() wakes
 -- getters once for all.
 local queued
 
 -- Also kept for the whole script, so that a batch of many items pays for each once: the ready
--- counts not yet written to COUNT (finish() writes them), and which keys of the trees (a node's
+-- counts not yet written to COUNT (endScript() writes them), and which keys of the trees (a node's
 -- own items, a turns list) are known to exist, as read or written.
 local pendingCount, pendingAll
 local known
