@@ -1,9 +1,11 @@
-// The workqueue dashboard. It reads GET <endpoint>?since=<millis> and writes
+// The workqueue dashboard's cards, reads and writes (format.js and charts.js come first). It reads GET <endpoint>?since=<millis> and writes
 // POST <endpoint>/<queue> {"action": ...}: the workqueues Actuator endpoint, with its
 // exposure, access rules and security. Data is only ever put in the page as text.
 'use strict';
 
 (() => {
+	const { element, svgElement, seconds, perSecond, clock, count, table } = window.workqueueFormat;
+	const { chart, draw } = window.workqueueCharts;
 	const body = document.body;
 	const endpoint = body.dataset.endpoint;
 	const refreshMillis = Number(body.dataset.refreshMillis) || 2000;
@@ -47,61 +49,10 @@
 	// The dead letters listed at a time; older ones are paged.
 	const DEAD_LETTERS_PAGE = 100;
 
-	function element(tag, attributes, ...children) {
-		const node = document.createElement(tag);
-		for (const [name, value] of Object.entries(attributes || {})) {
-			if (value !== undefined && value !== null) {
-				node.setAttribute(name, value);
-			}
-		}
-		for (const child of children) {
-			node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-		}
-		return node;
-	}
-
-	function svgElement(tag, attributes) {
-		const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
-		for (const [name, value] of Object.entries(attributes || {})) {
-			node.setAttribute(name, value);
-		}
-		return node;
-	}
-
 	function show(text, kind) {
 		message.textContent = text;
 		message.dataset.kind = kind;
 		message.hidden = false;
-	}
-
-	function seconds(value) {
-		if (value === null || value === undefined) {
-			return '–';
-		}
-		if (value < 0) {
-			return '−' + seconds(-value);
-		}
-		if (value === 0) {
-			return '0 s';
-		}
-		if (value < 1e-6) {
-			return (value * 1e9).toFixed(0) + ' ns';
-		}
-		if (value < 1e-3) {
-			return (value * 1e6).toFixed(0) + ' µs';
-		}
-		if (value < 1) {
-			return (value * 1e3).toFixed(value < 1e-2 ? 1 : 0) + ' ms';
-		}
-		return value.toFixed(value < 10 ? 2 : 0) + ' s';
-	}
-
-	function perSecond(value) {
-		return (value === null || value === undefined) ? '–' : (value < 10 ? value.toFixed(1) : value.toFixed(0)) + '/s';
-	}
-
-	function clock(millis) {
-		return new Date(millis).toLocaleTimeString();
 	}
 
 	// A fetch that gives up after FETCH_TIMEOUT_MILLIS, so that a stuck application never
@@ -115,10 +66,6 @@
 					? new Error('no answer within ' + FETCH_TIMEOUT_MILLIS / 1000 + ' s') : error;
 			})
 			.finally(() => clearTimeout(timeout));
-	}
-
-	function count(value) {
-		return (value === null || value === undefined) ? '–' : String(value);
 	}
 
 	function readError(status) {
@@ -182,17 +129,6 @@
 	function figure(group, label, field) {
 		const value = element('dd', { 'data-field': field }, '–');
 		group.append(element('div', {}, element('dt', {}, label), value));
-	}
-
-	function chart(title, kind, series) {
-		const svg = svgElement('svg', { viewBox: '0 0 600 160', preserveAspectRatio: 'none', 'data-chart': kind });
-		const legend = element('div', { class: 'legend' });
-		for (const line of series) {
-			const swatch = element('i');
-			swatch.style.background = line.color;
-			legend.append(element('span', { 'data-series': line.key }, swatch, line.label + ' ', element('b', {}, '–')));
-		}
-		return element('figure', { class: 'chart' }, element('figcaption', {}, title), svg, legend);
 	}
 
 	function card(name) {
@@ -413,115 +349,6 @@
 			kept.shift();
 		}
 		history.set(name, kept);
-	}
-
-	// The finest time the page shows: Redis's clock counts microseconds, and a wait under
-	// one is "< 1 µs", never nanoseconds.
-	const FINEST_SECONDS = 1e-6;
-
-	// A sample's value: a number, or a quantile estimate ({value, lower, upper}), drawn
-	// no lower than FINEST_SECONDS.
-	function valueOf(value) {
-		const number = (value !== null && typeof value === 'object') ? value.value : value;
-		return (value !== null && typeof value === 'object' && number < FINEST_SECONDS) ? FINEST_SECONDS : number;
-	}
-
-	// A quantile estimate as what is known: below the lowest bucket, above the highest, a
-	// value when its bucket is narrow, else the bucket's range; never a made-up precision.
-	function estimate(value) {
-		if (value === null || value === undefined) {
-			return '–';
-		}
-		if (typeof value !== 'object') {
-			return seconds(value);
-		}
-		if (value.upper !== null && value.upper !== undefined && value.upper <= FINEST_SECONDS) {
-			return '< ' + seconds(FINEST_SECONDS);
-		}
-		if (value.lower === null || value.lower === undefined) {
-			return '< ' + seconds(value.upper);
-		}
-		if (value.upper === null || value.upper === undefined) {
-			return '> ' + seconds(value.lower);
-		}
-		return value.upper <= value.lower * 2 ? seconds(value.value)
-			: seconds(value.lower) + '–' + seconds(value.upper);
-	}
-
-	// Draws the series of the samples; kind is 'rate' (per second), 'count' or 'seconds'
-	// (log scale). A value with no neighbour to join is drawn as a point.
-	function draw(svg, samples, series, kind) {
-		const log = kind === 'seconds';
-		const legend = svg.parentNode.querySelector('.legend');
-		svg.replaceChildren();
-		svg.setAttribute('data-samples', String(samples.length));
-		// The window grows with the samples, from a minute up to the whole history.
-		const end = samples.length ? samples[samples.length - 1].time : Date.now();
-		const span = Math.min(historyMillis, Math.max(60000, samples.length ? end - samples[0].time : 0));
-		const start = end - span;
-		const values = samples.flatMap((sample) => series.map((line) => valueOf(sample[line.key])))
-			.filter((value) => value !== null && value !== undefined && (!log || value > 0));
-		let low = 0;
-		// Counts are whole: an even top, so that the middle tick is whole too.
-		let high = kind === 'count' ? 2 * Math.ceil(Math.max(1, ...values) * 1.1 / 2) : Math.max(1, ...values) * 1.1;
-		if (log) {
-			low = values.length ? Math.pow(10, Math.floor(Math.log10(Math.min(...values)))) : 1e-3;
-			high = values.length ? Math.pow(10, Math.ceil(Math.log10(Math.max(...values)))) : 1;
-			if (high <= low) {
-				high = low * 10;
-			}
-		}
-		const y = (value) => {
-			const fraction = log ? (Math.log10(value) - Math.log10(low)) / (Math.log10(high) - Math.log10(low))
-				: (value - low) / (high - low);
-			return 150 - fraction * 140;
-		};
-		const x = (time) => 40 + (time - start) / (end - start || 1) * 555;
-		const ticks = log ? [low, Math.sqrt(low * high), high] : [low, (low + high) / 2, high];
-		for (const tick of ticks) {
-			svg.append(svgElement('line', { class: 'grid', x1: 40, x2: 595, y1: y(tick), y2: y(tick) }));
-			const label = svgElement('text', { class: 'axis', x: 2, y: y(tick) + 3 });
-			label.textContent = log || kind === 'age' ? seconds(tick)
-				: (kind === 'count' ? Math.round(tick).toString() : (tick < 10 ? tick.toFixed(1) : tick.toFixed(0)) + '/s');
-			svg.append(label);
-		}
-		const spanLabel = svgElement('text', { class: 'axis', x: 595, y: 158, 'text-anchor': 'end' });
-		spanLabel.textContent = 'last ' + Math.round(span / 60000) + ' min';
-		svg.append(spanLabel);
-		const drawable = (value) => value !== null && value !== undefined && (!log || value > 0);
-		for (const line of series) {
-			let path = '';
-			let pen = 'M';
-			samples.forEach((sample, i) => {
-				const value = valueOf(sample[line.key]);
-				if (!drawable(value)) {
-					pen = 'M';
-					return;
-				}
-				const px = x(sample.time).toFixed(1);
-				const py = y(value).toFixed(1);
-				const before = i > 0 && drawable(valueOf(samples[i - 1][line.key]));
-				const after = i + 1 < samples.length && drawable(valueOf(samples[i + 1][line.key]));
-				if (!before && !after) {
-					const point = svgElement('circle', { class: 'point', cx: px, cy: py, r: 2.5 });
-					point.style.fill = line.color;
-					svg.append(point);
-				}
-				path += pen + px + ' ' + py + ' ';
-				pen = 'L';
-			});
-			const drawn = svgElement('path', { class: 'series', d: path.trim(), 'data-series': line.key });
-			drawn.style.stroke = line.color;
-			svg.append(drawn);
-			const last = samples.length ? samples[samples.length - 1][line.key] : null;
-			legend.querySelector('[data-series="' + line.key + '"] b').textContent = log ? estimate(last)
-				: (kind === 'count' ? count(last) : (kind === 'age' ? seconds(last) : perSecond(last)));
-		}
-	}
-
-	function table(headings, rows) {
-		return element('table', {}, element('thead', {}, element('tr', {}, ...headings.map((h) => element('th', {}, h)))),
-			element('tbody', {}, ...rows));
 	}
 
 	function leases(name, entry, queue) {

@@ -838,7 +838,7 @@ final class Batcher {
 			ShardBatch part = planned.part();
 			Flight flight;
 			try {
-				RedisLink.Sent<List<Object>> script = this.link.send(Script.BATCH, ScriptOutputType.MULTI,
+				SentScript<List<Object>> script = this.link.send(Script.BATCH, ScriptOutputType.MULTI,
 						this.shards.keys(part.shard()).all(),
 						(part.hasWrites() && this.ack.isAsked()) ? this.ack : null, part.args(now, this.fixedArgs));
 				flight = Flight.sent(part, planned.takers(), sentNanos, script);
@@ -1055,7 +1055,7 @@ final class Batcher {
 		// order.
 		List<Grant> lastFirst = new ArrayList<>(grants);
 		Collections.reverse(lastFirst);
-		List<RedisLink.Sent<Long>> sent;
+		List<SentScript<Long>> sent;
 		try {
 			sent = this.returns.send(lastFirst.stream().map(Grant::encoded).toList(),
 					lastFirst.stream().map(Grant::token).toList());
@@ -1066,7 +1066,7 @@ final class Batcher {
 		}
 		this.link.helpers().execute(() -> {
 			try {
-				sent.forEach(RedisLink.Sent::reply);
+				sent.forEach(SentScript::reply);
 			}
 			catch (RuntimeException ex) {
 				couldNotGiveBack(grants, ex);

@@ -13,7 +13,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 
 import io.github.workqueue.core.DeadLetter;
 import io.github.workqueue.core.AddOptions;
@@ -29,10 +28,7 @@ import io.github.workqueue.redis.RedisQueue;
 import io.github.workqueue.redis.RedisQueueStats;
 import io.github.workqueue.redis.QueueInstance;
 import io.github.workqueue.redis.QueueWidePause;
-import io.github.workqueue.redis.UnconfirmedAddException;
 import io.github.workqueue.redis.UnreplicatedWriteException;
-import io.lettuce.core.RedisCommandExecutionException;
-import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
@@ -106,6 +102,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private final InstanceHeartbeats heartbeats;
 
+	private final ScriptedAdds scriptedAdds;
+
 	private final DoneReports doneReports;
 
 	private final QueueWidePauses pauses;
@@ -171,6 +169,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.pauses = new QueueWidePauses(this.name, this.link, this.shards, this::now);
 		this.returns = new LeaseReturns(this.link, this.shards, this::now);
 		this.failures = new SharedFailures(this.link, this.shards, LimiterSpec.of(settings.rateLimiter()), this::now);
+		this.scriptedAdds = new ScriptedAdds(this.name, this.link, this.shards, this.batcher, this.failures, this.ack,
+				this::now);
 		this.renewer = new LeaseRenewer<>(this.name, this.link, this.shards, this.held, this.batcher::buffered,
 				this.leaseMicros, this::now, this.metrics, this.views, this.outage, this::signalDrain);
 		this.renewer.start(settings.leaseDuration());
@@ -258,14 +258,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		if (retry && this.metrics != null) {
 			this.metrics.retried();
 		}
-		String keys = fairnessJson(item);
-		this.batcher.awaitDonesAsked();
-		List<Long> made = unconfirmedIfUnanswered(encoded,
-				() -> this.link.run(Script.ADD_WITH, ScriptOutputType.MULTI, keysOf(encoded), now(), encoded,
-						Integer.toString(priority), keys, Long.toString(delayMicros),
-						options.isRateLimited() ? this.failures.limiterJson() : "",
-						options.isRateLimited() ? this.failures.reservedBuckets() : ""));
-		awaitReplicas("add", encoded);
+		List<Long> made = this.scriptedAdds.addWith(encoded, priority, fairnessJson(item), delayMicros,
+				options.isRateLimited());
 		if (made.get(0) == 1 && made.get(1) <= 0 && this.metrics != null) {
 			this.metrics.added();
 		}
@@ -317,41 +311,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			add(item);
 			return;
 		}
-		this.batcher.awaitDonesAsked();
-		unconfirmedIfUnanswered(encoded, () -> this.link.run(Script.ADD_AFTER, ScriptOutputType.INTEGER,
-				keysOf(encoded), now(), encoded, Long.toString(micros)));
-		awaitReplicas("addAfter", encoded);
-	}
-
-	/**
-	 * After a write of its own script: waits for the replicas that {@code replicas-ack}
-	 * asks, if any.
-	 * @throws UnreplicatedWriteException if fewer confirmed it in time
-	 */
-	private void awaitReplicas(String operation, String encoded) {
-		if (this.ack.isAsked()) {
-			ReplicaAck.Shortfall shortfall = this.ack.judge(this.link.awaitReplicas(keysOf(encoded)[0], this.ack));
-			if (shortfall != null) {
-				throw shortfall.unreplicated(operation, encoded);
-			}
-		}
-	}
-
-	/**
-	 * Runs an add's script: a failure after the script was sent, other than Redis's error
-	 * reply, leaves the add's outcome unknown and is thrown as such.
-	 * @throws UnconfirmedAddException if the add may have been applied
-	 */
-	private <R> R unconfirmedIfUnanswered(String encoded, Supplier<R> script) {
-		try {
-			return script.get();
-		}
-		catch (RedisCommandExecutionException | RedisConnectionException | UnconfirmedAddException ex) {
-			throw ex;
-		}
-		catch (RedisException ex) {
-			throw new UnconfirmedAddException(this.name, encoded, "no answer from Redis (" + ex.getMessage() + ")", ex);
-		}
+		this.scriptedAdds.addAfter(encoded, micros);
 	}
 
 	@Override
@@ -366,10 +326,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		if (this.metrics != null) {
 			this.metrics.retried();
 		}
-		this.batcher.awaitDonesAsked();
-		Duration delay = unconfirmedIfUnanswered(encoded, () -> this.failures.addRateLimited(encoded));
-		awaitReplicas("addRateLimited", encoded);
-		return delay;
+		return this.scriptedAdds.addRateLimited(encoded);
 	}
 
 	@Override

@@ -32,7 +32,7 @@ final class Flight {
 	final long deadlineNanos;
 
 	/** The script on its way, or {@code null} if it could not be sent. */
-	private final RedisLink.@Nullable Sent<List<Object>> script;
+	private final @Nullable SentScript<List<Object>> script;
 
 	private final @Nullable RuntimeException notSent;
 
@@ -49,7 +49,7 @@ final class Flight {
 	}
 
 	private Flight(ShardBatch part, List<Taker> takers, long sentNanos, long deadlineNanos,
-			RedisLink.@Nullable Sent<List<Object>> script, @Nullable RuntimeException notSent) {
+			@Nullable SentScript<List<Object>> script, @Nullable RuntimeException notSent) {
 		this.part = part;
 		this.takers = takers;
 		this.sentNanos = sentNanos;
@@ -58,7 +58,7 @@ final class Flight {
 		this.notSent = notSent;
 	}
 
-	static Flight sent(ShardBatch part, List<Taker> takers, long sentNanos, RedisLink.Sent<List<Object>> script) {
+	static Flight sent(ShardBatch part, List<Taker> takers, long sentNanos, SentScript<List<Object>> script) {
 		return new Flight(part, takers, sentNanos, sentNanos + script.timeout().toNanos(), script, null);
 	}
 
@@ -76,7 +76,7 @@ final class Flight {
 
 	/**
 	 * Whether the reply came and failed in a way a second try mends (see
-	 * {@link RedisLink.Sent#wantsSecondTry()}).
+	 * {@link SentScript#wantsSecondTry()}).
 	 */
 	boolean wantsSecondTry() {
 		return !this.timedOut && this.script != null && this.script.wantsSecondTry();
@@ -87,13 +87,13 @@ final class Flight {
 	 * counts from now.
 	 */
 	Flight secondTry(Executor executor) {
-		RedisLink.Sent<List<Object>> second = Objects.requireNonNull(this.script).secondTry(executor);
+		SentScript<List<Object>> second = Objects.requireNonNull(this.script).secondTry(executor);
 		return new Flight(this.part, this.takers, this.sentNanos, System.nanoTime() + second.timeout().toNanos(),
 				second, null);
 	}
 
 	/**
-	 * Calls back once the reply came or failed; see {@link RedisLink.Sent#whenAnswered}.
+	 * Calls back once the reply came or failed; see {@link SentScript#whenAnswered}.
 	 */
 	void whenAnswered(Runnable callback) {
 		if (this.script != null) {

@@ -198,7 +198,7 @@ final class LeaseRenewer<T> {
 			args[3 + 2 * i] = Long.toString(leases.get(i).token());
 		}
 		try {
-			RedisLink.Sent<List<Long>> script = this.link.send(Script.RENEW, ScriptOutputType.MULTI,
+			SentScript<List<Long>> script = this.link.send(Script.RENEW, ScriptOutputType.MULTI,
 					this.shards.keys(this.shards.of(leases.get(0).encoded())).all(), args);
 			return script::reply;
 		}

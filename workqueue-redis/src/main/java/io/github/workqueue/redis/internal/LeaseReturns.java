@@ -35,7 +35,7 @@ final class LeaseReturns {
 	 */
 	long giveBack(List<String> encoded, List<Long> tokens) {
 		long released = 0;
-		for (RedisLink.Sent<Long> shard : send(encoded, tokens)) {
+		for (SentScript<Long> shard : send(encoded, tokens)) {
 			released += shard.reply();
 		}
 		return released;
@@ -46,12 +46,12 @@ final class LeaseReturns {
 	 * replies: each says how many leases of its shard went back.
 	 * @throws io.lettuce.core.RedisException if Redis could not be reached
 	 */
-	List<RedisLink.Sent<Long>> send(List<String> encoded, List<Long> tokens) {
+	List<SentScript<Long>> send(List<String> encoded, List<Long> tokens) {
 		Map<Integer, List<Integer>> byShard = new LinkedHashMap<>();
 		for (int i = 0; i < encoded.size(); i++) {
 			byShard.computeIfAbsent(this.shards.of(encoded.get(i)), (shard) -> new ArrayList<>()).add(i);
 		}
-		List<RedisLink.Sent<Long>> sent = new ArrayList<>(byShard.size());
+		List<SentScript<Long>> sent = new ArrayList<>(byShard.size());
 		for (Map.Entry<Integer, List<Integer>> shard : byShard.entrySet()) {
 			List<Integer> indexes = shard.getValue();
 			String[] args = new String[1 + 2 * indexes.size()];

@@ -5,8 +5,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -166,7 +164,8 @@ public final class RedisLink implements AutoCloseable {
 			var typed = (StatefulRedisConnection<String, String>) connection;
 			var sync = typed.sync();
 			return new Commands(typed.async(), typed.async(),
-					() -> await(typed.async().functionLoad(ScriptLibrary.CODE, true), connection.getTimeout()),
+					() -> SentScript.await(typed.async().functionLoad(ScriptLibrary.CODE, true),
+							connection.getTimeout()),
 					typed.async(), typed.async(), sync, sync,
 					(key, replicas, millis) -> typed.async().waitForReplication(replicas, millis).toCompletableFuture(),
 					connection.getTimeout());
@@ -225,7 +224,7 @@ public final class RedisLink implements AutoCloseable {
 			}
 		}
 		for (Future<String> load : loads) {
-			await(load, connection.getTimeout());
+			SentScript.await(load, connection.getTimeout());
 		}
 	}
 
@@ -270,7 +269,7 @@ public final class RedisLink implements AutoCloseable {
 	<R> R run(Script script, ScriptOutputType type, String[] keys, String... args) {
 		Commands current = commands();
 		try {
-			return await(firstTry(current, script, type, keys, args), current.timeout());
+			return SentScript.await(firstTry(current, script, type, keys, args), current.timeout());
 		}
 		catch (RedisException ex) {
 			return secondTry(current, ex, script, type, keys, args);
@@ -282,7 +281,7 @@ public final class RedisLink implements AutoCloseable {
 	 * travel together and no shard waits for another's; {@link Sent#reply()} reads the
 	 * reply once it came.
 	 */
-	<R> Sent<R> send(Script script, ScriptOutputType type, String[] keys, String... args) {
+	<R> SentScript<R> send(Script script, ScriptOutputType type, String[] keys, String... args) {
 		return send(script, type, keys, null, args);
 	}
 
@@ -292,13 +291,14 @@ public final class RedisLink implements AutoCloseable {
 	 * the ack asks: the sent script is answered when both are, and
 	 * {@link Sent#confirmedReplicas()} says how many replicas confirmed it.
 	 */
-	<R> Sent<R> send(Script script, ScriptOutputType type, String[] keys, @Nullable ReplicaAck ack, String... args) {
+	<R> SentScript<R> send(Script script, ScriptOutputType type, String[] keys, @Nullable ReplicaAck ack,
+			String... args) {
 		Commands current = commands();
 		RedisFuture<R> reply = firstTry(current, script, type, keys, args);
 		Supplier<CompletableFuture<Long>> replicas = (ack != null)
 				? () -> current.replicaWait().send(keys[0], ack.replicas(), ack.timeout().toMillis()) : null;
 		Duration timeout = (ack != null) ? current.timeout().plus(ack.timeout()) : current.timeout();
-		return new Sent<>(reply.toCompletableFuture(),
+		return new SentScript<>(reply.toCompletableFuture(),
 				(failure) -> secondTry(current, failure, script, type, keys, args), timeout, replicas);
 	}
 
@@ -311,7 +311,7 @@ public final class RedisLink implements AutoCloseable {
 	long awaitReplicas(String key, ReplicaAck ack) {
 		Commands current = commands();
 		try {
-			return await(current.replicaWait().send(key, ack.replicas(), ack.timeout().toMillis()),
+			return SentScript.await(current.replicaWait().send(key, ack.replicas(), ack.timeout().toMillis()),
 					current.timeout().plus(ack.timeout()));
 		}
 		catch (RedisException ex) {
@@ -336,12 +336,12 @@ public final class RedisLink implements AutoCloseable {
 			String[] keys, String... args) {
 		RedisException refusal = failure;
 		if (failure instanceof RedisNoScriptException) {
-			return await(current.scripting().eval(script.body(), type, keys, args), current.timeout());
+			return SentScript.await(current.scripting().eval(script.body(), type, keys, args), current.timeout());
 		}
 		if (isCommandError(failure, FUNCTION_NOT_FOUND)) {
 			try {
 				current.libraryLoader().run();
-				return await(current.functions().fcall(ScriptLibrary.functionOf(script), type, keys, args),
+				return SentScript.await(current.functions().fcall(ScriptLibrary.functionOf(script), type, keys, args),
 						current.timeout());
 			}
 			catch (RedisException ex) {
@@ -352,11 +352,11 @@ public final class RedisLink implements AutoCloseable {
 			throw refusal;
 		}
 		useScripts(refusal);
-		return await(current.scripting().eval(script.body(), type, keys, args), current.timeout());
+		return SentScript.await(current.scripting().eval(script.body(), type, keys, args), current.timeout());
 	}
 
 	/** Whether a failure is one that {@link #secondTry} mends. */
-	private static boolean wantsSecondTry(RedisException failure) {
+	static boolean wantsSecondTry(RedisException failure) {
 		return failure instanceof RedisNoScriptException || isCommandError(failure, FUNCTION_NOT_FOUND)
 				|| isRefusalOfFunctions(failure);
 	}
@@ -377,160 +377,6 @@ public final class RedisLink implements AutoCloseable {
 			this.functions = false;
 			logger.log(Level.INFO, "Redis refused functions (" + refusal.getMessage()
 					+ "): the queues send their scripts with EVALSHA instead, which costs Redis more per call");
-		}
-	}
-
-	/**
-	 * A script on its way.
-	 *
-	 * @param <R> the reply's type
-	 */
-	static final class Sent<R> {
-
-		private final CompletableFuture<R> reply;
-
-		/** Mends a failed first try; {@code null} for a second try itself. */
-		private final @Nullable Function<RedisException, R> secondTry;
-
-		private final Duration timeout;
-
-		/** Sends the {@code WAIT} that follows the reply; {@code null} if none does. */
-		private final @Nullable Supplier<CompletableFuture<Long>> replicas;
-
-		/** The replicas that confirmed, once the {@code WAIT} was answered; -1 before. */
-		private volatile long confirmedReplicas = -1;
-
-		private Sent(CompletableFuture<R> reply, @Nullable Function<RedisException, R> secondTry, Duration timeout,
-				@Nullable Supplier<CompletableFuture<Long>> replicas) {
-			this.reply = reply;
-			this.secondTry = secondTry;
-			this.timeout = timeout;
-			this.replicas = replicas;
-		}
-
-		/**
-		 * Calls back once the reply came or the command failed, and, for a script
-		 * followed by {@code WAIT}, once a reply that came was followed by WAIT's; on the
-		 * thread that ended it (mostly a Lettuce event loop): the callback must neither
-		 * block nor wait for a lock held across I/O.
-		 */
-		void whenAnswered(Runnable callback) {
-			Supplier<CompletableFuture<Long>> wait = this.replicas;
-			if (wait == null) {
-				this.reply.whenComplete((reply, failure) -> callback.run());
-				return;
-			}
-			this.reply.whenComplete((reply, failure) -> {
-				if (failure != null) {
-					callback.run();
-					return;
-				}
-				wait.get().whenComplete((confirmed, waitFailure) -> {
-					this.confirmedReplicas = (waitFailure == null && confirmed != null) ? confirmed : -1;
-					callback.run();
-				});
-			});
-		}
-
-		/**
-		 * How many replicas confirmed the script's writes, once {@link #whenAnswered
-		 * answered}: -1 if the wait failed or none was sent.
-		 */
-		long confirmedReplicas() {
-			return this.confirmedReplicas;
-		}
-
-		/** How long the reply may take: the connection's command timeout. */
-		Duration timeout() {
-			return this.timeout;
-		}
-
-		/** Gives up waiting for the reply; a reply that comes later is ignored. */
-		void cancel() {
-			this.reply.cancel(false);
-		}
-
-		/**
-		 * Whether the reply came and failed because the server lacked the library or the
-		 * script, or refused functions: a second try ({@link #secondTry(Executor)}) mends
-		 * that.
-		 */
-		boolean wantsSecondTry() {
-			RedisException failure = failure();
-			return this.secondTry != null && failure != null && RedisLink.wantsSecondTry(failure);
-		}
-
-		/** The Redis failure the reply ended with, or {@code null}. */
-		private @Nullable RedisException failure() {
-			if (!this.reply.isCompletedExceptionally()) {
-				return null;
-			}
-			try {
-				this.reply.getNow(null);
-				return null;
-			}
-			catch (CompletionException | CancellationException ex) {
-				return (ex.getCause() instanceof RedisException failure) ? failure : null;
-			}
-		}
-
-		/**
-		 * Makes the second try on one of the executor's threads, so that the caller never
-		 * waits for the library's load (which asks every master of a cluster). Only after
-		 * {@link #wantsSecondTry()} said so.
-		 * @return the second try on its way, whose timeout allows for the load and the
-		 * call
-		 */
-		Sent<R> secondTry(Executor executor) {
-			Function<RedisException, R> mend = Objects.requireNonNull(this.secondTry, "a second try's second try");
-			RedisException failure = Objects.requireNonNull(failure(), "a first try that did not fail");
-			return new Sent<>(CompletableFuture.supplyAsync(() -> mend.apply(failure), executor), null,
-					this.timeout.multipliedBy(3), this.replicas);
-		}
-
-		/**
-		 * Waits, uninterruptibly, for the reply; loads the library or sends the script's
-		 * text if the server lacked them.
-		 * @throws RedisException if the script failed or no reply came in time
-		 */
-		R reply() {
-			try {
-				return await(this.reply, this.timeout);
-			}
-			catch (RedisException ex) {
-				if (this.secondTry == null) {
-					throw ex;
-				}
-				return this.secondTry.apply(ex);
-			}
-		}
-
-	}
-
-	private static <R> R await(Future<R> reply, Duration timeout) {
-		long deadline = System.nanoTime() + timeout.toNanos();
-		boolean interrupted = false;
-		try {
-			while (true) {
-				try {
-					return reply.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-				}
-				catch (InterruptedException ex) {
-					interrupted = true;
-				}
-				catch (ExecutionException ex) {
-					throw (ex.getCause() instanceof RedisException redis) ? redis : new RedisException(ex.getCause());
-				}
-				catch (TimeoutException ex) {
-					reply.cancel(false);
-					throw new RedisCommandTimeoutException("Command timed out after " + timeout);
-				}
-			}
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
 		}
 	}
 
@@ -556,7 +402,7 @@ public final class RedisLink implements AutoCloseable {
 			replies.add(current.asyncHashes().hdel(key, field));
 		}
 		for (RedisFuture<Long> reply : replies) {
-			await(reply, current.timeout());
+			SentScript.await(reply, current.timeout());
 		}
 	}
 

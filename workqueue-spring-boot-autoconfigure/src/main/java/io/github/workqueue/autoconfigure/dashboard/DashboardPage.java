@@ -7,6 +7,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.http.CacheControl;
@@ -31,9 +32,10 @@ final class DashboardPage {
 
 	private static final String LOCATION = "META-INF/workqueue-dashboard/";
 
-	private static final Map<String, MediaType> ASSETS = Map.of("dashboard.js",
-			MediaType.parseMediaType("text/javascript;charset=UTF-8"), "dashboard.css",
-			MediaType.parseMediaType("text/css;charset=UTF-8"));
+	private static final MediaType JAVASCRIPT = MediaType.parseMediaType("text/javascript;charset=UTF-8");
+
+	private static final Map<String, MediaType> ASSETS = Map.of("format.js", JAVASCRIPT, "charts.js", JAVASCRIPT,
+			"dashboard.js", JAVASCRIPT, "dashboard.css", MediaType.parseMediaType("text/css;charset=UTF-8"));
 
 	private static final String POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self'; "
 			+ "script-src 'self'; connect-src 'self'; frame-ancestors 'self'";
@@ -70,7 +72,9 @@ final class DashboardPage {
 		this.history = history;
 		this.writes = writes;
 		this.template = read("index.html");
-		this.assets = Map.of("dashboard.js", read("dashboard.js"), "dashboard.css", read("dashboard.css"));
+		this.assets = ASSETS.keySet()
+			.stream()
+			.collect(Collectors.toUnmodifiableMap((name) -> name, DashboardPage::read));
 	}
 
 	RouterFunction<ServerResponse> routes() {

@@ -52,7 +52,8 @@ class DashboardWebTest {
 		assertThat(page.headers().firstValue("Content-Security-Policy"))
 			.hasValueSatisfying((policy) -> assertThat(policy).contains("default-src 'self'"));
 		assertThat(page.body()).contains("data-endpoint=\"/app/actuator/workqueues\"",
-				"data-refresh-millis=\"3600000\"", "data-history-millis=\"7200000\"", "<script src=\"dashboard.js\"");
+				"data-refresh-millis=\"3600000\"", "data-history-millis=\"7200000\"", "<script src=\"format.js\"",
+				"<script src=\"charts.js\"", "<script src=\"dashboard.js\"");
 	}
 
 	@Test
@@ -70,6 +71,8 @@ class DashboardWebTest {
 			.hasValueSatisfying((type) -> assertThat(type).startsWith("text/javascript"));
 		assertThat(script.body()).contains("'use strict'");
 		assertThat(get("/app/actuator/workqueues-dashboard/dashboard.css").statusCode()).isEqualTo(200);
+		assertThat(get("/app/actuator/workqueues-dashboard/format.js").body()).contains("window.workqueueFormat");
+		assertThat(get("/app/actuator/workqueues-dashboard/charts.js").body()).contains("window.workqueueCharts");
 		assertThat(get("/app/actuator/workqueues-dashboard/application.properties").statusCode()).isEqualTo(404);
 	}
 

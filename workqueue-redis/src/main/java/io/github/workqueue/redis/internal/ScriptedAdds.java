@@ -1,0 +1,113 @@
+package io.github.workqueue.redis.internal;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Supplier;
+
+import io.github.workqueue.redis.UnconfirmedAddException;
+import io.github.workqueue.redis.UnreplicatedWriteException;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.ScriptOutputType;
+
+/**
+ * The adds that run a script of their own rather than riding in a batch: a delayed add
+ * ({@code addAfter.lua}), a rate-limited add (the shared limiter's script) and an add
+ * with options ({@code addWith.lua}). Each waits first for the dones its instance asked
+ * without waiting (so that it runs after them, as in a batch), and after its write for
+ * the replicas {@code replicas-ack} asks. A failure after the script was sent, other than
+ * Redis's error reply, leaves the add's outcome unknown: it is thrown as an
+ * {@link UnconfirmedAddException}.
+ *
+ * <p>
+ * <b>Concurrency.</b> Thread-safe: it keeps no state of its own.
+ */
+final class ScriptedAdds {
+
+	private final String name;
+
+	private final RedisLink link;
+
+	private final Shards shards;
+
+	private final Batcher batcher;
+
+	private final SharedFailures failures;
+
+	private final ReplicaAck ack;
+
+	private final Supplier<String> now;
+
+	ScriptedAdds(String name, RedisLink link, Shards shards, Batcher batcher, SharedFailures failures, ReplicaAck ack,
+			Supplier<String> now) {
+		this.name = name;
+		this.link = link;
+		this.shards = shards;
+		this.batcher = batcher;
+		this.failures = failures;
+		this.ack = ack;
+		this.now = now;
+	}
+
+	/** Adds an item after a delay (in microseconds, more than 0). */
+	void addAfter(String encoded, long delayMicros) {
+		this.batcher.awaitDonesAsked();
+		unconfirmedIfUnanswered(encoded, () -> this.link.run(Script.ADD_AFTER, ScriptOutputType.INTEGER,
+				keysOf(encoded), this.now.get(), encoded, Long.toString(delayMicros)));
+		awaitReplicas("addAfter", encoded);
+	}
+
+	/** Adds an item after the shared limiter's delay; returns the delay. */
+	Duration addRateLimited(String encoded) {
+		this.batcher.awaitDonesAsked();
+		Duration delay = unconfirmedIfUnanswered(encoded, () -> this.failures.addRateLimited(encoded));
+		awaitReplicas("addRateLimited", encoded);
+		return delay;
+	}
+
+	/**
+	 * Adds an item with a priority and fairness keys, after a delay or the limiter's.
+	 * @return whether the add made the item dirty now, and the delay in microseconds (0
+	 * or less for none)
+	 */
+	List<Long> addWith(String encoded, int priority, String keys, long delayMicros, boolean rateLimited) {
+		this.batcher.awaitDonesAsked();
+		List<Long> made = unconfirmedIfUnanswered(encoded, () -> this.link.run(Script.ADD_WITH, ScriptOutputType.MULTI,
+				keysOf(encoded), this.now.get(), encoded, Integer.toString(priority), keys, Long.toString(delayMicros),
+				rateLimited ? this.failures.limiterJson() : "", rateLimited ? this.failures.reservedBuckets() : ""));
+		awaitReplicas("add", encoded);
+		return made;
+	}
+
+	/**
+	 * After a write of its own script: waits for the replicas that {@code replicas-ack}
+	 * asks, if any.
+	 * @throws UnreplicatedWriteException if fewer confirmed it in time
+	 */
+	private void awaitReplicas(String operation, String encoded) {
+		if (this.ack.isAsked()) {
+			ReplicaAck.Shortfall shortfall = this.ack.judge(this.link.awaitReplicas(keysOf(encoded)[0], this.ack));
+			if (shortfall != null) {
+				throw shortfall.unreplicated(operation, encoded);
+			}
+		}
+	}
+
+	private <R> R unconfirmedIfUnanswered(String encoded, Supplier<R> script) {
+		try {
+			return script.get();
+		}
+		catch (RedisCommandExecutionException | RedisConnectionException | UnconfirmedAddException ex) {
+			throw ex;
+		}
+		catch (RedisException ex) {
+			throw new UnconfirmedAddException(this.name, encoded, "no answer from Redis (" + ex.getMessage() + ")", ex);
+		}
+	}
+
+	private String[] keysOf(String encoded) {
+		return this.shards.keys(this.shards.of(encoded)).all();
+	}
+
+}
