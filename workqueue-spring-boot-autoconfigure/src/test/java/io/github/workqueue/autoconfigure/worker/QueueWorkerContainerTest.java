@@ -2,11 +2,8 @@ package io.github.workqueue.autoconfigure.worker;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -23,7 +20,6 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ApplicationListener;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
@@ -183,23 +179,6 @@ class QueueWorkerContainerTest {
 	}
 
 	@Test
-	void rapidAddsOfOneKeyWhileProcessingShouldCollapseIntoOneMoreRun() {
-		this.runner.withUserConfiguration(BlockingWorker.class).run((context) -> {
-			RateLimitingQueue<Object> queue = queue(context, "orders");
-			BlockingWorker worker = context.getBean(BlockingWorker.class);
-			queue.add("key");
-			assertThat(worker.started.await(10, TimeUnit.SECONDS)).isTrue();
-			for (int i = 0; i < 100; i++) {
-				queue.add("key");
-			}
-			worker.release.countDown();
-			await().untilAsserted(() -> assertThat(worker.calls.get()).isEqualTo(2));
-			await().until(() -> container(context, "orders").inFlight() == 0 && queue.len() == 0);
-			assertThat(worker.calls.get()).isEqualTo(2);
-		});
-	}
-
-	@Test
 	void failuresShouldBeRetriedAfterTheLimitersWait() {
 		this.runner.withUserConfiguration(FailingWorker.class).run((context) -> {
 			RateLimitingQueue<Object> queue = queue(context, "orders");
@@ -332,26 +311,6 @@ class QueueWorkerContainerTest {
 			await().until(() -> worker.calls.get() == 2);
 			assertThat(queue.numRequeues("x")).isZero();
 		});
-	}
-
-	@Test
-	void workersShouldRunInParallelButNeverOnOneItemAtOnce() {
-		this.runner.withUserConfiguration(ParallelWorker.class)
-			.withPropertyValues("workqueue.queues.orders.workers=3")
-			.run((context) -> {
-				RateLimitingQueue<Object> queue = queue(context, "orders");
-				ParallelWorker worker = context.getBean(ParallelWorker.class);
-				for (int i = 0; i < 3; i++) {
-					queue.add("item-" + i);
-				}
-				await().until(() -> worker.barrierPassed.get() == 3);
-				for (int round = 0; round < 200; round++) {
-					queue.add("item-" + (round % 5));
-				}
-				await().until(() -> container(context, "orders").inFlight() == 0 && queue.len() == 0);
-				assertThat(worker.overlaps.get()).isZero();
-				assertThat(container(context, "orders").workers()).isEqualTo(3);
-			});
 	}
 
 	@Test
@@ -752,36 +711,6 @@ class QueueWorkerContainerTest {
 		WorkResult handle(String item) {
 			this.calls.incrementAndGet();
 			return WorkResult.requeueAfter(Duration.ofSeconds(10));
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class ParallelWorker {
-
-		final CyclicBarrier barrier = new CyclicBarrier(3);
-
-		final AtomicInteger barrierPassed = new AtomicInteger();
-
-		final AtomicInteger overlaps = new AtomicInteger();
-
-		final Set<String> inProgress = ConcurrentHashMap.newKeySet();
-
-		@QueueWorker("orders")
-		void handle(String item) throws Exception {
-			if (!this.inProgress.add(item)) {
-				this.overlaps.incrementAndGet();
-			}
-			try {
-				if (this.barrierPassed.get() < 3) {
-					this.barrier.await(10, TimeUnit.SECONDS);
-					this.barrierPassed.incrementAndGet();
-				}
-				Thread.yield();
-			}
-			finally {
-				this.inProgress.remove(item);
-			}
 		}
 
 	}
