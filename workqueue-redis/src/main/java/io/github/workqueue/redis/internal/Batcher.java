@@ -415,29 +415,9 @@ final class Batcher {
 		if (ready != null) {
 			return ready;
 		}
-		long start = System.nanoTime();
 		long triedBound = Math.max(timeoutNanos, this.link.requestBound().toNanos());
 		try {
-			synchronized (taker) {
-				while (taker.waiting) {
-					long waited = System.nanoTime() - start;
-					long remaining = (timeoutNanos == Long.MAX_VALUE) ? Long.MAX_VALUE : timeoutNanos - waited;
-					if (remaining <= 0 && (taker.tried || waited >= triedBound)) {
-						break;
-					}
-					if (remaining == Long.MAX_VALUE) {
-						taker.wait();
-					}
-					else if (remaining > 0) {
-						TimeUnit.NANOSECONDS.timedWait(taker, remaining);
-					}
-					else {
-						// Even with no time left, one batch asks Redis for this taker,
-						// within the bound.
-						TimeUnit.NANOSECONDS.timedWait(taker, triedBound - waited);
-					}
-				}
-			}
+			taker.await(timeoutNanos, triedBound);
 		}
 		catch (InterruptedException ex) {
 			taker.cancel();

@@ -1,5 +1,7 @@
 package io.github.workqueue.redis.internal;
 
+import java.util.concurrent.TimeUnit;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -38,6 +40,34 @@ final class Taker {
 	synchronized void cancel() {
 		this.waiting = false;
 		notifyAll();
+	}
+
+	/**
+	 * Waits until served or cancelled, or the timeout passed; with no time left, still
+	 * until one batch asked Redis for this taker, within {@code triedBoundNanos} of the
+	 * start. Leaves the taker waiting: the caller cancels it.
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	synchronized void await(long timeoutNanos, long triedBoundNanos) throws InterruptedException {
+		long start = System.nanoTime();
+		while (this.waiting) {
+			long waited = System.nanoTime() - start;
+			long remaining = (timeoutNanos == Long.MAX_VALUE) ? Long.MAX_VALUE : timeoutNanos - waited;
+			if (remaining <= 0 && (this.tried || waited >= triedBoundNanos)) {
+				return;
+			}
+			if (remaining == Long.MAX_VALUE) {
+				wait();
+			}
+			else if (remaining > 0) {
+				TimeUnit.NANOSECONDS.timedWait(this, remaining);
+			}
+			else {
+				// Even with no time left, one batch asks Redis for this taker, within the
+				// bound.
+				TimeUnit.NANOSECONDS.timedWait(this, triedBoundNanos - waited);
+			}
+		}
 	}
 
 }
