@@ -18,6 +18,8 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import io.github.workqueue.kubernetes.internal.KubernetesInformers;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -42,7 +44,11 @@ class KubernetesProfileTest {
 					(context) -> context.getBeanFactory().registerSingleton("kubernetesClient", server.createClient()))
 			.run("--spring.profiles.active=kubernetes", "--server.port=0",
 					"--workqueue.kubernetes.leader-election.retry-period=200ms")) {
-			assertThat(sample.isActive()).isTrue();
+			KubernetesInformers informers = sample.getBean(KubernetesInformers.class);
+			// The mock API server does not replay the events between the informer's list
+			// and its watch, as a real one does: the change below waits for the watch.
+			await().atMost(Duration.ofSeconds(20))
+				.until(() -> informers.feed("configmaps").hasSynced() && informers.feed("configmaps").isWatching());
 			await().atMost(Duration.ofSeconds(20)).until(() -> "reconciled 2 key(s): [a, b]".equals(status("web")));
 			client.configMaps().inNamespace("default").withName("web").edit((cm) -> {
 				cm.getData().put("c", "3");

@@ -60,6 +60,7 @@ class InformerFeedTest {
 	@Test
 	void createUpdateAndDeleteShouldEachBeProcessedReadingTheLister() {
 		this.runner.run((context) -> {
+			awaitWatching(context);
 			Reconciler reconciler = context.getBean(Reconciler.class);
 			ObjectKey web = new ObjectKey("team-a", "web");
 			client.configMaps().inNamespace("team-a").resource(configMap("web", "1")).create();
@@ -85,6 +86,7 @@ class InformerFeedTest {
 	@Test
 	void aBurstOfUpdatesShouldCollapseIntoTheOneQueuedKey() {
 		this.runner.run((context) -> {
+			awaitWatching(context);
 			Reconciler reconciler = context.getBean(Reconciler.class);
 			ObjectKey api = new ObjectKey("team-a", "api");
 			client.configMaps().inNamespace("team-a").resource(configMap("api", "0")).create();
@@ -113,6 +115,7 @@ class InformerFeedTest {
 	@Test
 	void aResyncShouldDeliverEveryKeyAgain() {
 		this.runner.withPropertyValues("workqueue.kubernetes.informers.configmaps.resync=1s").run((context) -> {
+			awaitWatching(context);
 			Reconciler reconciler = context.getBean(Reconciler.class);
 			for (String name : List.of("one", "two", "three")) {
 				client.configMaps().inNamespace("team-a").resource(configMap(name, "1")).create();
@@ -127,6 +130,7 @@ class InformerFeedTest {
 	@Test
 	void aChangeOfAnOwnedObjectShouldAddItsControllingOwnersKey() {
 		this.runner.run((context) -> {
+			awaitWatching(context);
 			Reconciler reconciler = context.getBean(Reconciler.class);
 			ObjectKey db = new ObjectKey("team-a", "db");
 			ConfigMap owner = client.configMaps().inNamespace("team-a").resource(configMap("db", "1")).create();
@@ -158,12 +162,24 @@ class InformerFeedTest {
 	@Test
 	void anObjectOutsideTheWatchedNamespacesShouldAddNothing() {
 		this.runner.run((context) -> {
+			awaitWatching(context);
 			Reconciler reconciler = context.getBean(Reconciler.class);
 			client.configMaps().inNamespace("team-b").resource(configMap("elsewhere", "1")).create();
 			client.configMaps().inNamespace("team-a").resource(configMap("here", "1")).create();
 			await().atMost(Duration.ofSeconds(10)).until(() -> reconciler.count(new ObjectKey("team-a", "here")) == 1);
 			assertThat(reconciler.count(new ObjectKey("team-b", "elsewhere"))).isZero();
 		});
+	}
+
+	/**
+	 * Waits until the informers listed and watch: the mock API server does not replay the
+	 * events between a list and the watch that follows it, as a real one does from the
+	 * list's resource version.
+	 */
+	static void awaitWatching(org.springframework.context.ApplicationContext context) {
+		KubernetesInformers informers = context.getBean(KubernetesInformers.class);
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> informers.feeds().stream().allMatch((feed) -> feed.hasSynced() && feed.isWatching()));
 	}
 
 	private static ConfigMap configMap(String name, String replicas) {

@@ -66,10 +66,11 @@ class LeaderElectionTest {
 	void onlyTheLeaderShouldProcessAndTheStandbyShouldTakeOverWhenItStops() {
 		replica("first").run((first) -> {
 			KubernetesInformers firstInformers = first.getBean(KubernetesInformers.class);
+			InformerFeedTest.awaitWatching(first);
 			await().atMost(Duration.ofSeconds(10)).until(firstInformers::isLeading);
 			replica("second").run((second) -> {
 				KubernetesInformers secondInformers = second.getBean(KubernetesInformers.class);
-				await().atMost(Duration.ofSeconds(10)).until(() -> secondInformers.feed("configmaps").hasSynced());
+				InformerFeedTest.awaitWatching(second);
 				create("before");
 				Worker firstWorker = first.getBean(Worker.class);
 				Worker secondWorker = second.getBean(Worker.class);

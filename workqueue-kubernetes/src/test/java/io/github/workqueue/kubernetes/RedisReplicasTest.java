@@ -64,6 +64,8 @@ class RedisReplicasTest {
 	@Test
 	void bothReplicasShouldShareTheKeysAndNeverProcessOneAtOnce() {
 		replica().run((first) -> replica().run((second) -> {
+			InformerFeedTest.awaitWatching(first);
+			InformerFeedTest.awaitWatching(second);
 			IntStream.range(0, 30)
 				.forEach((i) -> client.configMaps()
 					.inNamespace("shared")
