@@ -9,11 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import io.github.workqueue.core.FailedAttempts;
 import io.github.workqueue.core.RateLimitingQueue;
@@ -30,26 +26,7 @@ import static org.awaitility.Awaitility.await;
  * interrupts, worker replacement and the shutdown report. The Redis runs use the test
  * Redis (the embedded server unless {@code WORKQUEUE_TEST_REDIS_URL} is set).
  */
-@ParameterizedClass(name = "{0}")
-@ValueSource(strings = { "memory", "redis" })
-class QueueWorkerContainerBehaviourTest {
-
-	@Parameter
-	String backend;
-
-	private ContainerTestKit kit;
-
-	private ContainerTestKit kit() {
-		if (this.kit == null) {
-			this.kit = new ContainerTestKit(this.backend);
-		}
-		return this.kit;
-	}
-
-	@AfterEach
-	void close() throws InterruptedException {
-		kit().close();
-	}
+class QueueWorkerContainerBehaviourTest extends OnBothBackends {
 
 	@Test
 	void pauseShouldReleaseBlockedWorkersWhichTakeNothingUntilResumed() {

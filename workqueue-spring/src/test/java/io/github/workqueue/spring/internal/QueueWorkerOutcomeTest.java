@@ -6,11 +6,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import io.github.workqueue.core.DeadLetter;
 import io.github.workqueue.core.RateLimitingQueue;
@@ -28,26 +24,7 @@ import static org.awaitility.Awaitility.await;
  * count as failures; adds while processing that collapse into one more run; workers in
  * parallel but never two on one item.
  */
-@ParameterizedClass(name = "{0}")
-@ValueSource(strings = { "memory", "redis" })
-class QueueWorkerOutcomeTest {
-
-	@Parameter
-	String backend;
-
-	private ContainerTestKit kit;
-
-	private ContainerTestKit kit() {
-		if (this.kit == null) {
-			this.kit = new ContainerTestKit(this.backend);
-		}
-		return this.kit;
-	}
-
-	@AfterEach
-	void close() throws InterruptedException {
-		kit().close();
-	}
+class QueueWorkerOutcomeTest extends OnBothBackends {
 
 	@Test
 	void aFailingItemShouldBeRetriedUntilMaxRetriesThenKeptAsADeadLetter() {

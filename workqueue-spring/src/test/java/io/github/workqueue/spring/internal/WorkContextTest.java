@@ -3,11 +3,7 @@ package io.github.workqueue.spring.internal;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.ItemLease;
@@ -24,26 +20,7 @@ import static org.awaitility.Awaitility.await;
  * A worker method's second parameter, its {@link WorkContext}, and requeues with a
  * priority, on both backends.
  */
-@ParameterizedClass(name = "{0}")
-@ValueSource(strings = { "memory", "redis" })
-class WorkContextTest {
-
-	@Parameter
-	String backend;
-
-	private ContainerTestKit kit;
-
-	private ContainerTestKit kit() {
-		if (this.kit == null) {
-			this.kit = new ContainerTestKit(this.backend);
-		}
-		return this.kit;
-	}
-
-	@AfterEach
-	void close() throws InterruptedException {
-		kit().close();
-	}
+class WorkContextTest extends OnBothBackends {
 
 	@Test
 	void theContextShouldCarryTheQueueTheAttemptThePriorityAndOnRedisTheLease() {
