@@ -1,10 +1,6 @@
 package io.github.workqueue.kubernetes;
 
 import java.time.Duration;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -14,13 +10,10 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
 import io.github.workqueue.kubernetes.autoconfigure.WorkQueueKubernetesAutoConfiguration;
 import io.github.workqueue.kubernetes.internal.KubernetesInformers;
-import io.github.workqueue.spring.QueueWorker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -38,17 +31,12 @@ class LeaderElectionTest {
 
 	static KubernetesClient client;
 
-	/** Keys being processed now, by any replica. */
-	static final Set<ObjectKey> IN_PROGRESS = ConcurrentHashMap.newKeySet();
-
-	static final AtomicInteger OVERLAPS = new AtomicInteger();
-
 	private ApplicationContextRunner replica(String identity) {
 		return new ApplicationContextRunner()
 			.withConfiguration(
 					AutoConfigurations.of(WorkQueueAutoConfiguration.class, WorkQueueKubernetesAutoConfiguration.class))
 			.withBean(KubernetesClient.class, () -> server.createClient())
-			.withUserConfiguration(Worker.class)
+			.withUserConfiguration(ReplicaWorker.class)
 			.withPropertyValues("workqueue.queues.configmaps.workers=2",
 					"workqueue.kubernetes.informers.configmaps.api-version=v1",
 					"workqueue.kubernetes.informers.configmaps.kind=ConfigMap",
@@ -64,6 +52,7 @@ class LeaderElectionTest {
 
 	@Test
 	void onlyTheLeaderShouldProcessAndTheStandbyShouldTakeOverWhenItStops() {
+		ReplicaWorker.reset();
 		replica("first").run((first) -> {
 			KubernetesInformers firstInformers = first.getBean(KubernetesInformers.class);
 			InformerFeedTest.awaitWatching(first);
@@ -72,8 +61,8 @@ class LeaderElectionTest {
 				KubernetesInformers secondInformers = second.getBean(KubernetesInformers.class);
 				InformerFeedTest.awaitWatching(second);
 				create("before");
-				Worker firstWorker = first.getBean(Worker.class);
-				Worker secondWorker = second.getBean(Worker.class);
+				ReplicaWorker firstWorker = first.getBean(ReplicaWorker.class);
+				ReplicaWorker secondWorker = second.getBean(ReplicaWorker.class);
 				ObjectKey before = new ObjectKey("ops", "before");
 				await().atMost(Duration.ofSeconds(10)).until(() -> firstWorker.count(before) == 1);
 				await().atMost(Duration.ofSeconds(5))
@@ -92,7 +81,7 @@ class LeaderElectionTest {
 				assertThat(firstWorker.count(after)).isZero();
 			});
 		});
-		assertThat(OVERLAPS.get()).as("keys processed by both replicas at once").isZero();
+		assertThat(ReplicaWorker.OVERLAPS.get()).as("keys processed by both replicas at once").isZero();
 	}
 
 	private static void create(String name) {
@@ -100,43 +89,6 @@ class LeaderElectionTest {
 			.inNamespace("ops")
 			.resource(new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata().build())
 			.create();
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class Worker {
-
-		private final Map<ObjectKey, AtomicInteger> counts = new ConcurrentHashMap<>();
-
-		@Bean
-		Object configMapsWorker() {
-			return new Object() {
-
-				@QueueWorker("configmaps")
-				void reconcile(ObjectKey key) throws InterruptedException {
-					if (!IN_PROGRESS.add(key)) {
-						OVERLAPS.incrementAndGet();
-					}
-					try {
-						Thread.sleep(20);
-						Worker.this.counts.computeIfAbsent(key, (k) -> new AtomicInteger()).incrementAndGet();
-					}
-					finally {
-						IN_PROGRESS.remove(key);
-					}
-				}
-
-			};
-		}
-
-		int count(ObjectKey key) {
-			AtomicInteger count = this.counts.get(key);
-			return (count != null) ? count.get() : 0;
-		}
-
-		int total() {
-			return this.counts.values().stream().mapToInt(AtomicInteger::get).sum();
-		}
-
 	}
 
 }

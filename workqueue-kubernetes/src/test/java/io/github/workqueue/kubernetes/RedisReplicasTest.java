@@ -1,10 +1,6 @@
 package io.github.workqueue.kubernetes;
 
 import java.time.Duration;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -16,14 +12,11 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
 import io.github.workqueue.autoconfigure.WorkQueueRedisAutoConfiguration;
 import io.github.workqueue.kubernetes.autoconfigure.WorkQueueKubernetesAutoConfiguration;
 import io.github.workqueue.redis.TestRedis;
-import io.github.workqueue.spring.QueueWorker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -41,10 +34,6 @@ class RedisReplicasTest {
 
 	static KubernetesClient client;
 
-	static final Set<ObjectKey> IN_PROGRESS = ConcurrentHashMap.newKeySet();
-
-	static final AtomicInteger OVERLAPS = new AtomicInteger();
-
 	private final String prefix = TestRedis.uniqueName("replicas");
 
 	private ApplicationContextRunner replica() {
@@ -53,7 +42,7 @@ class RedisReplicasTest {
 					AutoConfigurations.of(DataRedisAutoConfiguration.class, WorkQueueRedisAutoConfiguration.class,
 							WorkQueueAutoConfiguration.class, WorkQueueKubernetesAutoConfiguration.class))
 			.withBean(KubernetesClient.class, () -> server.createClient())
-			.withUserConfiguration(Worker.class)
+			.withUserConfiguration(ReplicaWorker.class)
 			.withPropertyValues("spring.data.redis.url=" + TestRedis.uri(), "workqueue.queues.configmaps.backend=redis",
 					"workqueue.queues.configmaps.key-prefix=" + this.prefix, "workqueue.queues.configmaps.workers=2",
 					"workqueue.kubernetes.informers.configmaps.api-version=v1",
@@ -63,6 +52,7 @@ class RedisReplicasTest {
 
 	@Test
 	void bothReplicasShouldShareTheKeysAndNeverProcessOneAtOnce() {
+		ReplicaWorker.reset();
 		replica().run((first) -> replica().run((second) -> {
 			InformerFeedTest.awaitWatching(first);
 			InformerFeedTest.awaitWatching(second);
@@ -71,8 +61,8 @@ class RedisReplicasTest {
 					.inNamespace("shared")
 					.resource(new ConfigMapBuilder().withNewMetadata().withName("cm-" + i).endMetadata().build())
 					.create());
-			Worker one = first.getBean(Worker.class);
-			Worker two = second.getBean(Worker.class);
+			ReplicaWorker one = first.getBean(ReplicaWorker.class);
+			ReplicaWorker two = second.getBean(ReplicaWorker.class);
 			await().atMost(Duration.ofSeconds(30))
 				.until(() -> IntStream.range(0, 30)
 					.allMatch((i) -> one.count(new ObjectKey("shared", "cm-" + i))
@@ -80,52 +70,7 @@ class RedisReplicasTest {
 			assertThat(one.total() + two.total()).as("each key at least once, at most once per replica's add")
 				.isBetween(30, 60);
 		}));
-		assertThat(OVERLAPS.get()).as("keys processed by both replicas at once").isZero();
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class Worker {
-
-		private final Map<ObjectKey, AtomicInteger> counts = new ConcurrentHashMap<>();
-
-		@Bean
-		ConfigMapsWorker configMapsWorker() {
-			return new ConfigMapsWorker(this.counts);
-		}
-
-		int count(ObjectKey key) {
-			AtomicInteger count = this.counts.get(key);
-			return (count != null) ? count.get() : 0;
-		}
-
-		int total() {
-			return this.counts.values().stream().mapToInt(AtomicInteger::get).sum();
-		}
-
-	}
-
-	static class ConfigMapsWorker {
-
-		private final Map<ObjectKey, AtomicInteger> counts;
-
-		ConfigMapsWorker(Map<ObjectKey, AtomicInteger> counts) {
-			this.counts = counts;
-		}
-
-		@QueueWorker("configmaps")
-		void reconcile(ObjectKey key) throws InterruptedException {
-			if (!IN_PROGRESS.add(key)) {
-				OVERLAPS.incrementAndGet();
-			}
-			try {
-				Thread.sleep(10);
-				this.counts.computeIfAbsent(key, (k) -> new AtomicInteger()).incrementAndGet();
-			}
-			finally {
-				IN_PROGRESS.remove(key);
-			}
-		}
-
+		assertThat(ReplicaWorker.OVERLAPS.get()).as("keys processed by both replicas at once").isZero();
 	}
 
 }
