@@ -212,11 +212,6 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 		return details;
 	}
 
-	/** When the last event came, in milliseconds since the epoch, or 0. */
-	public long lastEventMillis() {
-		return this.lastEventMillis;
-	}
-
 	private @Nullable SharedIndexInformer<T> informerOf(@Nullable String namespace) {
 		SharedIndexInformer<T> all = this.informers.get(null);
 		return (all != null) ? all : this.informers.get(namespace);

@@ -33,8 +33,6 @@ final class LeaderElection {
 
 	private final LeaderElector elector;
 
-	private final String identity;
-
 	private volatile boolean leading;
 
 	private boolean running;
@@ -46,14 +44,14 @@ final class LeaderElection {
 	LeaderElection(KubernetesClient client, WorkQueueKubernetesProperties.LeaderElection properties,
 			@Nullable String applicationName, Runnable onLead, Runnable onFollow) {
 		this.retryMillis = properties.getRetryPeriod().toMillis();
-		this.identity = (properties.getIdentity() != null) ? properties.getIdentity() : defaultIdentity();
+		String identity = (properties.getIdentity() != null) ? properties.getIdentity() : defaultIdentity();
 		String name = (properties.getLeaseName() != null) ? properties.getLeaseName()
 				: (applicationName != null) ? applicationName : "workqueue";
 		String namespace = (properties.getLeaseNamespace() != null) ? properties.getLeaseNamespace()
 				: (client.getNamespace() != null) ? client.getNamespace() : "default";
 		this.elector = client.leaderElector()
 			.withConfig(new LeaderElectionConfigBuilder().withName(name)
-				.withLock(new LeaseLock(namespace, name, this.identity))
+				.withLock(new LeaseLock(namespace, name, identity))
 				.withLeaseDuration(properties.getLeaseDuration())
 				.withRenewDeadline(properties.getRenewDeadline())
 				.withRetryPeriod(properties.getRetryPeriod())
@@ -83,10 +81,6 @@ final class LeaderElection {
 
 	boolean isLeading() {
 		return this.leading;
-	}
-
-	String identity() {
-		return this.identity;
 	}
 
 	synchronized void start() {
