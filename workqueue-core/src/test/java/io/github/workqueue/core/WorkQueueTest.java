@@ -2,6 +2,7 @@ package io.github.workqueue.core;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -57,6 +58,25 @@ class WorkQueueTest {
 		assertThat(this.queue.len()).isEqualTo(1);
 		assertThat(this.queue.get()).contains("a");
 		this.queue.done("a");
+		assertThat(this.queue.len()).isZero();
+	}
+
+	@Test
+	void addAllShouldAddInOrderAsOneAddAfterAnother() throws InterruptedException {
+		this.queue.add("c");
+		this.queue.addAll(List.of("a", "b", "c", "a"));
+		assertThat(this.queue.len()).isEqualTo(3);
+		List<String> taken = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			taken.add(this.queue.get().orElseThrow());
+		}
+		assertThat(taken).containsExactly("c", "a", "b");
+	}
+
+	@Test
+	void addAllWithANullItemShouldNameItsPositionAndAddNothing() {
+		assertThatNullPointerException().isThrownBy(() -> this.queue.addAll(Arrays.asList("a", null)))
+			.withMessageContaining("position 1");
 		assertThat(this.queue.len()).isZero();
 	}
 

@@ -72,7 +72,7 @@ class RedisDifferentialTest {
 				String item = ITEMS[random.nextInt(ITEMS.length)];
 				int priority = random.nextInt(5) - 2;
 				Duration delay = Duration.ofMillis(random.nextInt(4) == 0 ? 0 : random.nextInt(3000));
-				switch (random.nextInt(9)) {
+				switch (random.nextInt(10)) {
 					case 0 -> {
 						steps.add("add(" + item + ")");
 						both(memory, redis, (queue) -> queue.add(item));
@@ -106,6 +106,15 @@ class RedisDifferentialTest {
 							steps.add("done(" + done + ")");
 							both(memory, redis, (queue) -> queue.done(done));
 						}
+					}
+					case 8 -> {
+						List<String> items = new ArrayList<>();
+						for (int count = 1 + random.nextInt(4); items.size() < count;) {
+							// Repeats too: the later add of one call joins the earlier.
+							items.add(ITEMS[random.nextInt(ITEMS.length)]);
+						}
+						steps.add("addAll(" + items + ")");
+						both(memory, redis, (queue) -> queue.addAll(items));
 					}
 					default -> {
 						steps.add("step(" + delay.toMillis() + "ms)");

@@ -1,6 +1,7 @@
 package io.github.workqueue.redis;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -50,6 +51,16 @@ class RedisQueueMetricsTest {
 		});
 		a.shutDown();
 		b.shutDown();
+	}
+
+	@Test
+	void addAllShouldCountTheAddsThatMadeAnItemDirty() {
+		String name = TestRedis.uniqueName("metrics");
+		RedisQueue<String> a = measured(name).build(ItemCodec.strings());
+		a.add("x");
+		a.addAll(List.of("x", "y", "y", "z"));
+		assertThat(this.counts.get("adds").get()).as("x, then y and z").isEqualTo(3);
+		a.shutDown();
 	}
 
 	@Test

@@ -268,10 +268,52 @@ final class Batcher {
 			arrived();
 			wakeSender();
 		}
-		Duration bound = this.link.requestBound();
-		if (!request.await(bound.toNanos())) {
+		return answer(request, this.link.requestBound().toNanos());
+	}
+
+	/**
+	 * Adds items, in order, in the next batches: all are queued at once, so that a part
+	 * carries up to {@link #MOST_PER_BATCH} of them, and the caller waits for each answer
+	 * in turn, at most {@link RedisLink#requestBound()} after the one before it came.
+	 * @param requests the adds, made with {@link #request}
+	 * @return for each add, whether it made the item dirty
+	 * @throws RedisException the first add's failure, if one failed or no answer came in
+	 * time; the adds after it are still sent, and may or may not be applied
+	 */
+	boolean[] addAll(List<BatchRequest.Add> requests) {
+		BatchRequest.Done deferred = this.lastDeferred.get();
+		synchronized (this) {
+			for (BatchRequest.Add request : requests) {
+				this.pending.add(request, deferred);
+			}
+			arrived();
+			wakeSender();
+		}
+		boolean[] made = new boolean[requests.size()];
+		long bound = this.link.requestBound().toNanos();
+		for (int i = 0; i < made.length; i++) {
+			made[i] = answer(requests.get(i), bound);
+		}
+		return made;
+	}
+
+	/**
+	 * An add request for {@link #addAll}.
+	 * @param priority the add's priority, or {@code null} for a plain add (priority 0, no
+	 * fairness keys)
+	 * @param keys the item's fairness keys as JSON, or empty
+	 */
+	BatchRequest.Add request(String encoded, @Nullable String priority, String keys) {
+		int shard = this.shards.of(encoded);
+		return (priority == null) ? new BatchRequest.Add(shard, encoded)
+				: new BatchRequest.Add(shard, encoded, priority, keys);
+	}
+
+	/** Waits for an add's answer: whether it made the item dirty. */
+	private boolean answer(BatchRequest.Add request, long boundNanos) {
+		if (!request.await(boundNanos)) {
 			throw new UnconfirmedAddException(this.name, request.encoded,
-					"no answer from Redis within " + bound.toMillis() + " ms", null);
+					"no answer from Redis within " + TimeUnit.NANOSECONDS.toMillis(boundNanos) + " ms", null);
 		}
 		if (request.failure != null) {
 			throw request.failure;

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -220,6 +221,48 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	@Override
 	public void add(T item) {
 		addWith(item, AddOptions.defaults());
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The adds are queued for the batches all at once, so that one round trip per shard
+	 * carries up to 256 of them, and this returns once Redis answered every one. If one
+	 * failed or got no answer in time, its exception is thrown (an
+	 * {@link io.github.workqueue.redis.UnconfirmedAddException} when Redis may have
+	 * applied it) after the adds before it were answered; the adds after it are sent all
+	 * the same, and whether they were applied is not known: adding the same items again
+	 * is safe, as an item already queued is not queued twice.
+	 */
+	@Override
+	public void addAll(Collection<? extends T> items) {
+		Objects.requireNonNull(items, "items");
+		List<BatchRequest.Add> requests = new ArrayList<>(items.size());
+		int position = 0;
+		for (T item : items) {
+			if (item == null) {
+				throw new NullPointerException("addAll: the item at position " + position + " is null");
+			}
+			position++;
+			String encoded = encode(item);
+			if (!droppedAfterShutdown(item)) {
+				String keys = fairnessJson(item);
+				boolean plain = this.defaultPriority == 0 && keys.isEmpty();
+				requests
+					.add(this.batcher.request(encoded, plain ? null : Integer.toString(this.defaultPriority), keys));
+			}
+		}
+		if (requests.isEmpty()) {
+			return;
+		}
+		boolean[] made = this.batcher.addAll(requests);
+		if (this.metrics != null) {
+			for (boolean dirtied : made) {
+				if (dirtied) {
+					this.metrics.added();
+				}
+			}
+		}
 	}
 
 	/**

@@ -80,6 +80,22 @@ local function markDirtyAll(items, dirty, inFlight)
   enqueueAll(pushed, false)
 end
 
+-- Whether an item already queued comes after an item that this batch queues (a new or a waiting
+-- one). Raising a queued item keeps its place in its level, but with fairness it may make its
+-- tenant take its turn: reading and writing all items together would give that turn before the
+-- tenant of the item queued first, where one add after another (an addAll, in its order) gives
+-- it after. The batch then goes one add at a time.
+local function queuedAfterNew(dirty, inFlight)
+  local queues = false
+  for i = 1, #dirty do
+    if queues and dirty[i] and not inFlight[i] then
+      return true
+    end
+    queues = queues or not (dirty[i] or inFlight[i])
+  end
+  return false
+end
+
 -- Adds (client-go's add): an add supersedes a waiting entry; dedup while dirty; an item in
 -- flight is only marked, and runs again after its done.
 if addCount > 0 then
@@ -89,7 +105,9 @@ if addCount > 0 then
   end
   if exists(PRIO) then
     -- These adds have priority 0: an item present at a lower one is raised, a waiting one
-    -- included (so before its waiting entry is superseded).
+    -- included (so before its waiting entry is superseded). A raised item keeps its place by
+    -- the time it was first queued, so raising before queueing the batch's new items changes
+    -- no order.
     local prios = redis.call('HMGET', PRIO, unpack(items))
     for i, item in ipairs(items) do
       if prios[i] and tonumber(prios[i]) < 0 then
@@ -105,7 +123,8 @@ end
 
 -- Adds with a priority (and fairness keys): the item's priority is raised, or taken by a new
 -- item, then the add as above. Distinct items (the usual batch) are read and written together;
--- an item named twice makes the batch go one add at a time, so that the second sees the first.
+-- an item named twice, or one already queued after one this batch queues (queuedAfterNew),
+-- makes the batch go one add at a time, so that each add sees the ones before it.
 if optionCount > 0 then
   local items, prios, keys, seen, distinct = {}, {}, {}, {}, true
   for k = 1, optionCount do
@@ -114,14 +133,18 @@ if optionCount > 0 then
     distinct = distinct and not seen[items[k]]
     seen[items[k]] = true
   end
+  local dirty, inFlight
+  if distinct then
+    dirty = redis.call('HMGET', DIRTY, unpack(items))
+    inFlight = redis.call('HMGET', INFLIGHT, unpack(items))
+    distinct = not queuedAfterNew(dirty, inFlight)
+  end
   if not distinct then
     for k = 1, optionCount do
       levels().prioritize(items[k], prios[k], keys[k])
       result[#result + 1] = addNow(items[k])
     end
   else
-    local dirty = redis.call('HMGET', DIRTY, unpack(items))
-    local inFlight = redis.call('HMGET', INFLIGHT, unpack(items))
     local waiting = exists(WAITING) and redis.call('ZMSCORE', WAITING, unpack(items)) or {}
     local newPrios, newKeys = {}, {}
     for k, item in ipairs(items) do
