@@ -22,19 +22,36 @@ import static org.awaitility.Awaitility.await;
  * gets a third of the 16384 slots, they meet, and the cluster is used once every node
  * reports {@code cluster_state:ok}. Started once per test JVM, stopped when it exits.
  */
-final class TestRedisCluster {
+public final class TestRedisCluster {
 
 	private static RedisClusterClient client;
+
+	/** A node's address, from which a client learns the cluster. */
+	private static String uri;
 
 	private TestRedisCluster() {
 	}
 
-	static synchronized RedisClusterClient client() {
+	/**
+	 * The cluster's client, shared by the tests of this JVM.
+	 * @return the client
+	 */
+	public static synchronized RedisClusterClient client() {
 		if (client == null) {
-			client = RedisClusterClient.create(start());
+			uri = start();
+			client = RedisClusterClient.create(uri);
 			Runtime.getRuntime().addShutdownHook(new Thread(client::shutdown));
 		}
 		return client;
+	}
+
+	/**
+	 * The address of one of the cluster's nodes, for a client in another JVM.
+	 * @return the URI
+	 */
+	public static synchronized String uri() {
+		client();
+		return uri;
 	}
 
 	private static String start() {

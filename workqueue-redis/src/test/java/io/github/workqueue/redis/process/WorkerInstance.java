@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.workqueue.redis.TestRedis;
+import io.github.workqueue.redis.TestRedisCluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,6 +43,30 @@ record WorkerInstance(Process process, String holder) {
 		for (Long millis : workMillis) {
 			command.add(millis.toString());
 		}
+		return start(command, holder);
+	}
+
+	/**
+	 * Starts an instance of a queue of several shards on the test cluster
+	 * ({@link TestRedisCluster}), with fairness as {@link #start} has it, and waits until
+	 * its workers run.
+	 * @param queue the queue's name
+	 * @param holder the holder name
+	 * @param lease the lease duration
+	 * @param workers worker threads
+	 * @param shards the queue's shards
+	 * @return the running instance
+	 * @throws IOException if the JVM cannot be started
+	 */
+	static WorkerInstance startOnCluster(String queue, String holder, Duration lease, int workers, int shards)
+			throws IOException {
+		return start(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+				"-D" + WorkerProcess.SHARDS + "=" + shards, "-cp", System.getProperty("java.class.path"),
+				WorkerProcess.class.getName(), TestRedisCluster.uri(), queue, holder, Long.toString(lease.toMillis()),
+				Integer.toString(workers), "fifo"), holder);
+	}
+
+	private static WorkerInstance start(List<String> command, String holder) throws IOException {
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
 		BufferedReader output = new BufferedReader(
 				new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));

@@ -12,7 +12,8 @@ import io.github.workqueue.redis.RedisQueueBuilder;
 import io.github.workqueue.redis.RedisQueueConnection;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 /**
  * One instance of a shared queue in a JVM of its own, for {@link ProcessKillTest}: its
@@ -29,6 +30,8 @@ import io.lettuce.core.api.sync.RedisCommands;
  * Arguments: Redis URI, queue name, holder name, lease in milliseconds, worker threads,
  * {@code fair} for a queue with fairness by {@link #TENANT} (else {@code fifo}), and
  * optionally how long each item takes, in milliseconds (else 1 ms for one item in four).
+ * With {@code -D}{@value #SHARDS}{@code =N} the URI names a node of a Redis Cluster and
+ * the queue has N shards.
  */
 public final class WorkerProcess {
 
@@ -37,6 +40,12 @@ public final class WorkerProcess {
 	 * t3's.
 	 */
 	static final FairnessKeyExtractor<String> TENANT = (item) -> List.of(item.substring(0, item.indexOf('/')));
+
+	/**
+	 * The system property that makes the instance's queue one of this many shards on a
+	 * Redis Cluster whose node the URI names (unset: one Redis, one shard).
+	 */
+	static final String SHARDS = "workqueue.process.shards";
 
 	private static final String RELEASE_OWN_CLAIM = "if redis.call('hget', KEYS[1], ARGV[1]) == ARGV[2] then "
 			+ "return redis.call('hdel', KEYS[1], ARGV[1]) end return 0";
@@ -52,13 +61,18 @@ public final class WorkerProcess {
 		int workers = Integer.parseInt(args[4]);
 		boolean fair = args[5].equals("fair");
 		long workMillis = (args.length > 6) ? Long.parseLong(args[6]) : -1;
-		RedisClient client = RedisClient.create(uri);
-		RedisQueueBuilder builder = RedisQueue.builder(RedisQueueConnection.of(client), name)
+		int shards = Integer.getInteger(SHARDS, 0);
+		RedisClient client = (shards == 0) ? RedisClient.create(uri) : null;
+		RedisClusterClient cluster = (shards == 0) ? null : RedisClusterClient.create(uri);
+		RedisQueueBuilder builder = RedisQueue
+			.builder((cluster == null) ? RedisQueueConnection.of(client) : RedisQueueConnection.of(cluster), name)
 			.holder(holder)
-			.leaseDuration(lease);
+			.leaseDuration(lease)
+			.shards(Math.max(1, shards));
 		RedisQueue<String> queue = (fair ? builder.fairness(TENANT) : builder).build(ItemCodec.strings());
 		for (int i = 0; i < workers; i++) {
-			RedisCommands<String, String> redis = client.connect().sync();
+			RedisClusterCommands<String, String> redis = (cluster == null) ? client.connect().sync()
+					: cluster.connect().sync();
 			Thread worker = new Thread(() -> work(queue, redis, name, holder, workMillis), holder + "-worker-" + i);
 			worker.start();
 		}
@@ -66,8 +80,8 @@ public final class WorkerProcess {
 		System.out.flush();
 	}
 
-	private static void work(RedisQueue<String> queue, RedisCommands<String, String> redis, String name, String holder,
-			long workMillis) {
+	private static void work(RedisQueue<String> queue, RedisClusterCommands<String, String> redis, String name,
+			String holder, long workMillis) {
 		try {
 			while (true) {
 				Optional<String> taken = queue.get();
