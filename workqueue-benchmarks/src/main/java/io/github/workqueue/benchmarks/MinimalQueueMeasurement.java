@@ -14,10 +14,12 @@ import io.lettuce.core.api.sync.RedisCommands;
  * adding {@code -Ditems} / 4 distinct items in calls of a batch each, while one consumer
  * ends the leases it took and takes a batch more in each call (no-op work), at 16 and 64
  * items per call; every item checked to be taken exactly once. Then this project's FIFO
- * enqueue-and-process (four producers adding one item per call, four workers blocking in
+ * enqueue-and-process (four producers adding one item per call, or {@code -DaddAll} items
+ * per {@code addAll} call as the yardstick's producers do, four workers blocking in
  * {@code get}, dones without waiting as the container ends them), at the builder's
- * prefetch and {@code -Dprefetch}. Each line: items per second, redis-server CPU per
- * item, commands per item and this JVM's CPU per item. Run: {@code java -cp
+ * prefetch and {@code -Dprefetch}, after {@code -Dwarmup} items not reported. Each line:
+ * items per second, redis-server CPU per item, commands per item and this JVM's CPU per
+ * item. Run: {@code java -cp
  * workqueue-benchmarks/target/benchmarks.jar
  * io.github.workqueue.benchmarks.MinimalQueueMeasurement}.
  */
@@ -39,9 +41,11 @@ public final class MinimalQueueMeasurement {
 			for (int batch : new int[] { 16, 64 }) {
 				minimal(uri, batch);
 			}
+			RedisPriorityMeasurement.warmUp(uri);
 			RedisPriorityMeasurement.header("this project");
-			RedisPriorityMeasurement.report(uri, "fifo, prefetch " + RedisMeasurement.PREFETCH, false, (i) -> null,
-					ITEMS, 0);
+			RedisPriorityMeasurement.report(uri,
+					RedisPriorityMeasurement.fifoLabel("fifo, prefetch " + RedisMeasurement.PREFETCH), false,
+					(i) -> null, ITEMS, 0);
 		}
 	}
 

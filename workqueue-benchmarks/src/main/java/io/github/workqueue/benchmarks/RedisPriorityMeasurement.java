@@ -34,11 +34,13 @@ import io.github.workqueue.redis.RedisQueueConnection;
  * </ul>
  * Every item is checked to be processed exactly once (by {@code RedisMeasurement}'s
  * ledger). Each run also prints this JVM's CPU per item (all its threads).
- * {@code -Ditems}, {@code -DpacedItems} and {@code -DfairnessRun=false} shorten a run;
- * {@code -DdoneWithoutWaiting=true} ends items as the worker container does;
- * {@code -Dprefetch=N} leases up to N items ahead of the workers; {@code -Dworkers=N}
- * runs N workers (default 4); {@code -DreplicasAck=N} makes each add and done wait for N
- * replicas (the server needs them). Run: {@code java -cp
+ * {@code -Ditems}, {@code -DpacedItems}, {@code -DfairnessRun=false} and
+ * {@code -DpriorityRuns=false} (the FIFO only) shorten a run; {@code -Dwarmup=N} runs N
+ * items first, not reported; {@code -DdoneWithoutWaiting=true} ends items as the worker
+ * container does; {@code -Dprefetch=N} leases up to N items ahead of the workers;
+ * {@code -Dworkers=N} runs N workers (default 4); {@code -DaddAll=N} makes each producer
+ * of the FIFO runs add N items per {@code addAll} call; {@code -DreplicasAck=N} makes
+ * each add and done wait for N replicas (the server needs them). Run: {@code java -cp
  * workqueue-benchmarks/target/benchmarks.jar
  * io.github.workqueue.benchmarks.RedisPriorityMeasurement}.
  */
@@ -57,6 +59,18 @@ public final class RedisPriorityMeasurement {
 	/** Replicas that confirm each add and done ({@code -DreplicasAck}, default 0). */
 	private static final int REPLICAS_ACK = Integer.getInteger("replicasAck", 0);
 
+	/**
+	 * Items per {@code addAll} call of each producer in the FIFO runs ({@code -DaddAll}),
+	 * or 1 (the default) for one {@code add} per item.
+	 */
+	private static final int ADD_ALL = Integer.getInteger("addAll", 1);
+
+	/**
+	 * Items of a FIFO run made first and not reported ({@code -Dwarmup}, default 0), so
+	 * that the JVM's CPU per item of the runs after it leaves out the JIT's work.
+	 */
+	private static final int WARM_UP = Integer.getInteger("warmup", 0);
+
 	private static final FairnessKeyExtractor<String> TENANT = (item) -> List.of(item.substring(0, item.indexOf('/')));
 
 	private RedisPriorityMeasurement() {
@@ -66,6 +80,7 @@ public final class RedisPriorityMeasurement {
 		try (MeasuredRedis redis = MeasuredRedis.start()) {
 			String uri = redis.uri();
 			System.out.println(redis.describe());
+			warmUp(uri);
 			header("enqueue-and-process, prefetch " + RedisMeasurement.PREFETCH
 					+ ((REPLICAS_ACK > 0) ? ", replicas-ack " + REPLICAS_ACK : ""));
 			reportModes(uri, ITEMS, 0);
@@ -79,6 +94,23 @@ public final class RedisPriorityMeasurement {
 		}
 	}
 
+	/**
+	 * Runs {@code -Dwarmup} items through a FIFO, not reported, so that the JIT compiles
+	 * the client's paths before the runs that are.
+	 */
+	static void warmUp(String uri) throws InterruptedException {
+		if (WARM_UP > 0) {
+			RedisClient warming = RedisClient.create(uri);
+			enqueueAndProcess(warming, false, (i) -> null, WARM_UP, 0);
+			warming.shutdown();
+		}
+	}
+
+	/** The label of a FIFO run: how its producers add. */
+	static String fifoLabel(String first) {
+		return first + ((ADD_ALL > 1) ? ", addAll of " + ADD_ALL : ", plain adds");
+	}
+
 	/** The column heads of {@link #report}'s lines. */
 	static void header(String first) {
 		System.out.printf("%-34s %12s %16s %19s %14s %15s %14s%n", first, "items/s", "redis us/item",
@@ -88,9 +120,11 @@ public final class RedisPriorityMeasurement {
 	/** The FIFO, priorities, and priorities with fairness, one after the other. */
 	private static void reportModes(String uri, int items, int pace) throws InterruptedException {
 		IntFunction<AddOptions> threePriorities = (i) -> AddOptions.priority(i % 3 - 1);
-		report(uri, "fifo (plain adds)", false, (i) -> null, items, pace);
-		report(uri, "3 priorities", false, threePriorities, items, pace);
-		report(uri, "3 priorities + fairness (10)", true, threePriorities, items, pace);
+		report(uri, fifoLabel("fifo"), false, (i) -> null, items, pace);
+		if (Boolean.parseBoolean(System.getProperty("priorityRuns", "true"))) {
+			report(uri, "3 priorities", false, threePriorities, items, pace);
+			report(uri, "3 priorities + fairness (10)", true, threePriorities, items, pace);
+		}
 	}
 
 	static void report(String uri, String label, boolean fair, IntFunction<AddOptions> options, int items, int pace)
@@ -132,10 +166,21 @@ public final class RedisPriorityMeasurement {
 	private static RedisMeasurement.Run enqueueAndProcess(RedisClient client, boolean fair,
 			IntFunction<AddOptions> options, int items, int pace) throws InterruptedException {
 		RedisQueue<String> queue = queue(client, "priority-bench-" + System.nanoTime(), fair);
+		ThreadLocal<List<String>> gathered = ThreadLocal.withInitial(ArrayList::new);
 		return RedisMeasurement.enqueueAndProcess(queue, items, pace, (i) -> {
 			String item = "tenant" + (i % 10) + "/" + i;
 			AddOptions add = options.apply(i);
-			if (add == null) {
+			if (add == null && ADD_ALL > 1) {
+				// Each producer adds the numbers p, p + 4, ...: its last is within 4 of
+				// the end.
+				List<String> mine = gathered.get();
+				mine.add(item);
+				if (mine.size() == ADD_ALL || i + 4 >= items) {
+					queue.addAll(mine);
+					mine.clear();
+				}
+			}
+			else if (add == null) {
 				queue.add(item);
 			}
 			else {
