@@ -292,7 +292,8 @@
 			+ clock(shared.unreachableSinceMillis) : null);
 		const problem = trouble(queue, history.get(name) || []);
 		entry.trouble = problem ? 1 : 0;
-		set(section, 'health', problem || 'healthy');
+		// An outage is named by the state badge already: the health badge only says trouble.
+		set(section, 'health', problem === state ? 'trouble' : (problem || 'healthy'));
 		section.querySelector('[data-field="health"]').dataset.health = problem ? 'trouble' : 'healthy';
 		section.dataset.health = problem ? 'trouble' : 'healthy';
 	}

@@ -433,6 +433,9 @@ class DashboardBrowserTest {
 			await().ignoreExceptions()
 				.atMost(Duration.ofSeconds(15))
 				.until(() -> browser.text(state).equals("Redis unreachable"));
+			assertThat(browser.text("[data-queue=deployments] [data-field=health]"))
+				.as("the outage named once, by the state badge")
+				.isEqualTo("trouble");
 			assertThat(browser.text("[data-queue=deployments] [data-field=stale]")).contains("stale since");
 			assertThat(browser.find(pause).isEnabled()).as("actions disabled while stale").isFalse();
 			browser.screenshot(Path.of("target", "dashboard-redis-unreachable.png"));
