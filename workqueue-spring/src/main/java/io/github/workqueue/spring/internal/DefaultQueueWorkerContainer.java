@@ -2,7 +2,6 @@ package io.github.workqueue.spring.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Queue;
@@ -11,8 +10,6 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -51,20 +48,19 @@ import io.github.workqueue.core.RateLimitingQueue;
  * {@link ItemsUnfinishedAtShutdownEvent}.
  *
  * <p>
- * <b>Concurrency.</b> Thread-safe. {@link #paused} and {@link #stopping} are written
- * under {@link #pauseLock} and read anywhere. Each worker owns a {@link WorkerSlot}; the
- * hand-over of an item between a worker and the give-up happens under that slot's
- * monitor: a worker enters {@code get} only if the container has not given up, and stays
- * in its taking phase until the last step before the method call, where it either records
- * the item as its {@link WorkerSlot#item} and calls the method (the container had not
- * given up) or hands the item to {@link #abandoned} (it had), in one step. The give-up
- * sets {@link #gaveUp}, then, slot by slot under the slot's monitor, waits for a worker
- * still taking (interrupting its wait in {@code get}) and reads the slot's item: so every
- * item taken before or during the give-up is seen by it, as in flight or as abandoned,
- * and no worker takes another or calls the method after it. A slot's item is cleared only
- * after {@code done}, so an item that {@code done} queues again is seen in the slot or in
- * the queue, which the give-up drains last. The counters are atomics updated by the
- * workers.
+ * <b>Concurrency.</b> Thread-safe. Pause and stop are the {@link PauseGate}'s. Each
+ * worker owns a {@link WorkerSlot} (of {@link WorkerSlots}); the hand-over of an item
+ * between a worker and the give-up happens under that slot's monitor: a worker enters
+ * {@code get} only if the container has not given up, and stays in its taking phase until
+ * the last step before the method call, where it either records the item as its
+ * {@link WorkerSlot#item} and calls the method (the container had not given up) or hands
+ * the item to {@link #abandoned} (it had), in one step. The give-up sets {@link #gaveUp},
+ * then, slot by slot under the slot's monitor, waits for a worker still taking
+ * (interrupting its wait in {@code get}) and reads the slot's item: so every item taken
+ * before or during the give-up is seen by it, as in flight or as abandoned, and no worker
+ * takes another or calls the method after it. A slot's item is cleared only after
+ * {@code done}, so an item that {@code done} queues again is seen in the slot or in the
+ * queue, which the give-up drains last. The counters are atomics updated by the workers.
  */
 final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
@@ -95,22 +91,14 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	private final WorkObserver observer;
 
-	private final ReentrantLock pauseLock = new ReentrantLock();
-
-	private final Condition unpaused = this.pauseLock.newCondition();
-
-	/** Written under {@code pauseLock}. */
-	private volatile boolean paused;
-
-	/** Written under {@code pauseLock}. */
-	private volatile boolean stopping;
+	private final PauseGate gate = new PauseGate();
 
 	private volatile boolean running;
 
 	private final AtomicInteger liveWorkers = new AtomicInteger();
 
 	/** One per worker. */
-	private final WorkerSlot[] slots;
+	private final WorkerSlots slots;
 
 	/** What becomes of an item after the method, and the counts of each outcome. */
 	private final OutcomeHandler outcomes;
@@ -140,19 +128,16 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		this.events = events;
 		this.observer = observer;
 		this.outcomes = new OutcomeHandler(queue, policy, events, DEAD_LETTERS_KEPT);
-		this.slots = new WorkerSlot[workers];
-		for (int i = 0; i < workers; i++) {
-			this.slots[i] = new WorkerSlot();
-		}
+		this.slots = new WorkerSlots(workers);
 	}
 
 	synchronized void start() {
-		if (this.running || this.stopping) {
+		if (this.running || this.gate.isStopping()) {
 			return;
 		}
 		this.running = true;
 		this.liveWorkers.set(this.workers);
-		for (WorkerSlot slot : this.slots) {
+		for (WorkerSlot slot : this.slots.all()) {
 			startWorker(slot, null);
 		}
 	}
@@ -178,14 +163,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	 * and workers finish what is queued. Does not wait.
 	 */
 	void initiateShutdown() {
-		this.pauseLock.lock();
-		try {
-			this.stopping = true;
-			this.unpaused.signalAll();
-		}
-		finally {
-			this.pauseLock.unlock();
-		}
+		this.gate.stop();
 		this.queue.shutDown();
 		this.waitingAtShutdown = this.queue.discardedAtShutdown();
 	}
@@ -198,27 +176,9 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	 */
 	void awaitShutdown(long deadlineNanos) throws InterruptedException {
 		this.queue.shutDownWithDrain(Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime())));
-		joinWorkers(deadlineNanos);
+		this.slots.join(deadlineNanos);
 		giveUp();
 		this.running = false;
-	}
-
-	/** Waits until every worker thread, replacements included, ended or the deadline. */
-	private void joinWorkers(long deadlineNanos) throws InterruptedException {
-		for (WorkerSlot slot : this.slots) {
-			Thread joined = null;
-			while (System.nanoTime() - deadlineNanos < 0) {
-				Thread current;
-				synchronized (slot) {
-					current = slot.thread;
-				}
-				if (current == null || current == joined) {
-					break;
-				}
-				current.join(Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000));
-				joined = current;
-			}
-		}
 	}
 
 	/**
@@ -230,18 +190,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		this.gaveUp = true;
 		List<Object> inFlight = new ArrayList<>();
 		List<Thread> running = new ArrayList<>();
-		long waitUntil = System.nanoTime() + TAKE_EXIT_WAIT_NANOS;
-		for (WorkerSlot slot : this.slots) {
-			synchronized (slot) {
-				awaitTakeEnded(slot, waitUntil);
-				if (slot.item != null) {
-					inFlight.add(slot.item);
-					if (slot.thread != null) {
-						running.add(slot.thread);
-					}
-				}
-			}
-		}
+		this.slots.collect(queueName(), System.nanoTime() + TAKE_EXIT_WAIT_NANOS, inFlight, running);
 		Optional<Object> next;
 		try {
 			while ((next = this.queue.get(Duration.ZERO)).isPresent()) {
@@ -255,32 +204,6 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		this.unfinishedAtShutdown = ShutdownReport.report(queueName(), inFlight, new ArrayList<>(this.abandoned),
 				this.waitingAtShutdown, this.events);
 		running.forEach(Thread::interrupt);
-	}
-
-	/**
-	 * Waits, holding the slot's monitor, until its worker is out of {@code get},
-	 * interrupting the wait there; the worker then sees {@link #gaveUp}.
-	 */
-	private void awaitTakeEnded(WorkerSlot slot, long waitUntil) {
-		boolean interrupted = false;
-		while (slot.taking) {
-			slot.interruptTake();
-			long remaining = waitUntil - System.nanoTime();
-			if (remaining <= 0) {
-				logger.error("Queue '" + queueName() + "': worker " + slot.thread
-						+ " did not come out of the queue's get; an item it takes now is not in the shutdown report");
-				break;
-			}
-			try {
-				TimeUnit.NANOSECONDS.timedWait(slot, remaining);
-			}
-			catch (InterruptedException ex) {
-				interrupted = true;
-			}
-		}
-		if (interrupted) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 	private void runWorker(WorkerSlot slot) {
@@ -337,7 +260,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 			if (this.gaveUp) {
 				return EXIT;
 			}
-			if (this.paused) {
+			if (this.gate.isPaused()) {
 				return LOOK_AGAIN;
 			}
 			slot.taking = true;
@@ -392,18 +315,12 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		}
 	}
 
-	/** Waits while paused; false when the worker should exit (paused and stopping). */
+	/**
+	 * Waits while paused; false when the worker should exit (paused and stopping, or the
+	 * container gave up).
+	 */
 	private boolean awaitUnpaused() {
-		this.pauseLock.lock();
-		try {
-			while (this.paused && !this.stopping) {
-				this.unpaused.awaitUninterruptibly();
-			}
-			return !this.paused && !this.gaveUp;
-		}
-		finally {
-			this.pauseLock.unlock();
-		}
+		return this.gate.awaitOpen() && !this.gaveUp;
 	}
 
 	private void process(WorkerSlot slot, Object item, int priority) {
@@ -520,42 +437,17 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	@Override
 	public int inFlight() {
-		int busy = 0;
-		for (WorkerSlot slot : this.slots) {
-			if (slot.busySince != WorkerSlot.IDLE) {
-				busy++;
-			}
-		}
-		return busy;
+		return this.slots.busy();
 	}
 
 	@Override
 	public Duration longestRunning() {
-		long now = this.clock.nanoTime();
-		long longest = 0;
-		for (WorkerSlot slot : this.slots) {
-			long since = slot.busySince;
-			if (since != WorkerSlot.IDLE) {
-				longest = Math.max(longest, now - since);
-			}
-		}
-		return Duration.ofNanos(longest);
+		return this.slots.longestRunning(this.clock.nanoTime());
 	}
 
 	@Override
 	public List<Processing> processing() {
-		long now = this.clock.nanoTime();
-		List<Processing> items = new ArrayList<>();
-		for (WorkerSlot slot : this.slots) {
-			synchronized (slot) {
-				long since = slot.busySince;
-				if (since != WorkerSlot.IDLE && slot.item != null) {
-					items.add(new Processing(slot.item, Duration.ofNanos(now - since)));
-				}
-			}
-		}
-		items.sort(Comparator.comparing(Processing::age).reversed());
-		return items;
+		return this.slots.processing(this.clock.nanoTime());
 	}
 
 	@Override
@@ -570,20 +462,9 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	@Override
 	public void pause() {
-		this.pauseLock.lock();
-		try {
-			this.paused = true;
-		}
-		finally {
-			this.pauseLock.unlock();
-		}
-		// A worker blocked in get would take the next item: interrupt the wait. Under the
-		// slot's lock, so the interrupt reaches the get and never the worker method.
-		for (WorkerSlot slot : this.slots) {
-			synchronized (slot) {
-				slot.interruptTake();
-			}
-		}
+		this.gate.pause();
+		// A worker blocked in get would take the next item: interrupt the wait.
+		this.slots.interruptTakes();
 		// Items leased ahead of the workers go back, for other instances to take.
 		if (this.queue instanceof LeasingAhead ahead) {
 			ahead.giveBackLeasedAhead();
@@ -592,19 +473,12 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	@Override
 	public void resume() {
-		this.pauseLock.lock();
-		try {
-			this.paused = false;
-			this.unpaused.signalAll();
-		}
-		finally {
-			this.pauseLock.unlock();
-		}
+		this.gate.resume();
 	}
 
 	@Override
 	public boolean isPaused() {
-		return this.paused;
+		return this.gate.isPaused();
 	}
 
 	@Override
