@@ -10,7 +10,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -28,16 +27,9 @@ import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisFunctionAsyncCommands;
-import io.lettuce.core.api.async.RedisHashAsyncCommands;
 import io.lettuce.core.api.async.RedisListAsyncCommands;
-import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
-import io.lettuce.core.api.sync.RedisHashCommands;
-import io.lettuce.core.api.sync.RedisListCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
 import org.jspecify.annotations.Nullable;
 
@@ -61,17 +53,17 @@ public final class RedisLink implements AutoCloseable {
 
 	private final Connector connector;
 
-	private final Function<StatefulConnection<String, String>, Commands> commandsOf;
+	private final Function<StatefulConnection<String, String>, LinkCommands> commandsOf;
 
 	private final Function<StatefulConnection<String, String>, RedisListAsyncCommands<String, String>> lists;
 
 	/** Guarded by this object's monitor, which is never held across I/O or a wait. */
 	private @Nullable StatefulConnection<String, String> shared;
 
-	private volatile @Nullable Commands commands;
+	private volatile @Nullable LinkCommands commands;
 
 	/** The connect of the shared connection under way; guarded by the monitor. */
-	private @Nullable CompletableFuture<Commands> opening;
+	private @Nullable CompletableFuture<LinkCommands> opening;
 
 	private boolean closed;
 
@@ -81,7 +73,7 @@ public final class RedisLink implements AutoCloseable {
 	/** False once a server refused functions: scripts are sent instead, from then on. */
 	private volatile boolean functions = true;
 
-	private RedisLink(Connector connector, Function<StatefulConnection<String, String>, Commands> commands,
+	private RedisLink(Connector connector, Function<StatefulConnection<String, String>, LinkCommands> commands,
 			Function<StatefulConnection<String, String>, RedisListAsyncCommands<String, String>> lists) {
 		this.connector = connector;
 		this.commandsOf = commands;
@@ -95,12 +87,12 @@ public final class RedisLink implements AutoCloseable {
 	 * connector's bound, and callers that come meanwhile wait for the same connect.
 	 * @throws io.lettuce.core.RedisConnectionException while Redis cannot be reached
 	 */
-	private Commands commands() {
-		Commands current = this.commands;
+	private LinkCommands commands() {
+		LinkCommands current = this.commands;
 		if (current != null) {
 			return current;
 		}
-		CompletableFuture<Commands> connect;
+		CompletableFuture<LinkCommands> connect;
 		synchronized (this) {
 			if (this.commands != null) {
 				return this.commands;
@@ -109,7 +101,7 @@ public final class RedisLink implements AutoCloseable {
 				throw new RedisConnectionException("The Redis queue connection is closed");
 			}
 			if (this.opening == null) {
-				CompletableFuture<Commands> started = this.connector.connect().thenApply(this::opened);
+				CompletableFuture<LinkCommands> started = this.connector.connect().thenApply(this::opened);
 				started.whenComplete((opened, failure) -> connectEnded(started));
 				this.opening = started.isDone() ? null : started;
 				connect = started;
@@ -140,11 +132,11 @@ public final class RedisLink implements AutoCloseable {
 	 * Keeps the shared connection, on the connector's thread; one opened after close is
 	 * closed.
 	 */
-	private Commands opened(StatefulConnection<String, String> connection) {
+	private LinkCommands opened(StatefulConnection<String, String> connection) {
 		synchronized (this) {
 			if (!this.closed) {
 				this.shared = connection;
-				Commands opened = this.commandsOf.apply(connection);
+				LinkCommands opened = this.commandsOf.apply(connection);
 				this.commands = opened;
 				return opened;
 			}
@@ -153,7 +145,7 @@ public final class RedisLink implements AutoCloseable {
 		throw new RedisConnectionException("The Redis queue connection is closed");
 	}
 
-	private synchronized void connectEnded(CompletableFuture<Commands> connect) {
+	private synchronized void connectEnded(CompletableFuture<LinkCommands> connect) {
 		if (this.opening == connect) {
 			this.opening = null;
 		}
@@ -163,7 +155,7 @@ public final class RedisLink implements AutoCloseable {
 		return new RedisLink(connector(client, () -> client.connect(StringCodec.UTF8)), (connection) -> {
 			var typed = (StatefulRedisConnection<String, String>) connection;
 			var sync = typed.sync();
-			return new Commands(typed.async(), typed.async(),
+			return new LinkCommands(typed.async(), typed.async(),
 					() -> SentScript.await(typed.async().functionLoad(ScriptLibrary.CODE, true),
 							connection.getTimeout()),
 					typed.async(), typed.async(), sync, sync,
@@ -176,25 +168,11 @@ public final class RedisLink implements AutoCloseable {
 		return new RedisLink(connector(client, () -> client.connect(StringCodec.UTF8)), (connection) -> {
 			var typed = (StatefulRedisClusterConnection<String, String>) connection;
 			var sync = typed.sync();
-			return new Commands(typed.async(), typed.async(), () -> loadOnEveryMaster(typed), typed.async(),
-					typed.async(), sync, sync, (key, replicas, millis) -> waitOnMasterOf(typed, key, replicas, millis),
+			return new LinkCommands(typed.async(), typed.async(), () -> ClusterRouting.loadOnEveryMaster(typed),
+					typed.async(), typed.async(), sync, sync,
+					(key, replicas, millis) -> ClusterRouting.waitOnMasterOf(typed, key, replicas, millis),
 					connection.getTimeout());
 		}, (connection) -> ((StatefulRedisClusterConnection<String, String>) connection).async());
-	}
-
-	/**
-	 * Sends {@code WAIT} to the master that serves the key's slot, on the connection that
-	 * carries the writes routed to that slot (Lettuce keeps one per intent, host and
-	 * port), so that it waits for those writes.
-	 */
-	private static CompletableFuture<Long> waitOnMasterOf(StatefulRedisClusterConnection<String, String> connection,
-			String key, int replicas, long millis) {
-		RedisClusterNode master = connection.getPartitions().getMasterBySlot(SlotHash.getSlot(key));
-		if (master == null) {
-			return CompletableFuture.failedFuture(new RedisException("No master serves the slot of " + key));
-		}
-		return connection.getConnectionAsync(master.getUri().getHost(), master.getUri().getPort())
-			.thenCompose((node) -> node.async().waitForReplication(replicas, millis));
 	}
 
 	/**
@@ -207,28 +185,6 @@ public final class RedisLink implements AutoCloseable {
 	}
 
 	/**
-	 * Loads the library on each master of the cluster, all at once, and waits for every
-	 * master's answer uninterruptibly, as for a script: a function is kept by the master
-	 * that loaded it and its replicas only.
-	 */
-	private static void loadOnEveryMaster(StatefulRedisClusterConnection<String, String> connection) {
-		List<Future<String>> loads = new ArrayList<>();
-		for (RedisClusterNode node : connection.getPartitions()) {
-			// A master the cluster marked failing is being replaced: its replica loads
-			// the library when it refuses a call in turn.
-			if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.is(RedisClusterNode.NodeFlag.FAIL)
-					&& !node.is(RedisClusterNode.NodeFlag.EVENTUAL_FAIL)) {
-				loads.add(connection.getConnectionAsync(node.getNodeId())
-					.thenCompose((master) -> master.async().functionLoad(ScriptLibrary.CODE, true))
-					.toCompletableFuture());
-			}
-		}
-		for (Future<String> load : loads) {
-			SentScript.await(load, connection.getTimeout());
-		}
-	}
-
-	/**
 	 * The threads that open connections and make second tries, off the caller's thread.
 	 */
 	Executor helpers() {
@@ -237,7 +193,7 @@ public final class RedisLink implements AutoCloseable {
 
 	/** The command timeout of the shared connection, or the connect bound before it. */
 	Duration replyTimeout() {
-		Commands current = this.commands;
+		LinkCommands current = this.commands;
 		return (current != null) ? current.timeout() : this.connector.bound();
 	}
 
@@ -267,7 +223,7 @@ public final class RedisLink implements AutoCloseable {
 	 * timeout
 	 */
 	<R> R run(Script script, ScriptOutputType type, String[] keys, String... args) {
-		Commands current = commands();
+		LinkCommands current = commands();
 		try {
 			return SentScript.await(firstTry(current, script, type, keys, args), current.timeout());
 		}
@@ -293,7 +249,7 @@ public final class RedisLink implements AutoCloseable {
 	 */
 	<R> SentScript<R> send(Script script, ScriptOutputType type, String[] keys, @Nullable ReplicaAck ack,
 			String... args) {
-		Commands current = commands();
+		LinkCommands current = commands();
 		RedisFuture<R> reply = firstTry(current, script, type, keys, args);
 		Supplier<CompletableFuture<Long>> replicas = (ack != null)
 				? () -> current.replicaWait().send(keys[0], ack.replicas(), ack.timeout().toMillis()) : null;
@@ -309,7 +265,7 @@ public final class RedisLink implements AutoCloseable {
 	 * @return how many replicas confirmed them, -1 if the wait failed or got no answer
 	 */
 	long awaitReplicas(String key, ReplicaAck ack) {
-		Commands current = commands();
+		LinkCommands current = commands();
 		try {
 			return SentScript.await(current.replicaWait().send(key, ack.replicas(), ack.timeout().toMillis()),
 					current.timeout().plus(ack.timeout()));
@@ -319,7 +275,7 @@ public final class RedisLink implements AutoCloseable {
 		}
 	}
 
-	private <R> RedisFuture<R> firstTry(Commands current, Script script, ScriptOutputType type, String[] keys,
+	private <R> RedisFuture<R> firstTry(LinkCommands current, Script script, ScriptOutputType type, String[] keys,
 			String... args) {
 		if (this.functions) {
 			return current.functions().fcall(ScriptLibrary.functionOf(script), type, keys, args);
@@ -332,7 +288,7 @@ public final class RedisLink implements AutoCloseable {
 	 * script, or refused functions: loads the library and calls again, or sends the
 	 * script's text. Any other failure is the caller's.
 	 */
-	private <R> R secondTry(Commands current, RedisException failure, Script script, ScriptOutputType type,
+	private <R> R secondTry(LinkCommands current, RedisException failure, Script script, ScriptOutputType type,
 			String[] keys, String... args) {
 		RedisException refusal = failure;
 		if (failure instanceof RedisNoScriptException) {
@@ -396,7 +352,7 @@ public final class RedisLink implements AutoCloseable {
 	 * Deletes a field from several hashes, the commands sent together: one round trip.
 	 */
 	void hashDeletePipelined(String field, String... keys) {
-		Commands current = commands();
+		LinkCommands current = commands();
 		List<RedisFuture<Long>> replies = new ArrayList<>(keys.length);
 		for (String key : keys) {
 			replies.add(current.asyncHashes().hdel(key, field));
@@ -428,7 +384,7 @@ public final class RedisLink implements AutoCloseable {
 	 * dropped. For figures that the next call writes again (a heartbeat).
 	 */
 	void hashSetQuietly(String key, String field, String value) {
-		Commands current = this.commands;
+		LinkCommands current = this.commands;
 		if (current != null) {
 			current.asyncHashes().hset(key, field, value);
 		}
@@ -449,7 +405,7 @@ public final class RedisLink implements AutoCloseable {
 	 * nothing.
 	 */
 	void hashDeleteQuietly(String key, String... fields) {
-		Commands current = this.commands;
+		LinkCommands current = this.commands;
 		if (current != null) {
 			current.asyncHashes().hdel(key, fields);
 		}
@@ -461,7 +417,7 @@ public final class RedisLink implements AutoCloseable {
 	 * lost (the other instances poll within their longest block).
 	 */
 	void pushHint(String key) {
-		Commands current = this.commands;
+		LinkCommands current = this.commands;
 		if (current != null) {
 			current.asyncLists().rpush(key, "1");
 		}
@@ -498,21 +454,6 @@ public final class RedisLink implements AutoCloseable {
 		if (open != null) {
 			open.close();
 		}
-	}
-
-	private record Commands(RedisScriptingAsyncCommands<String, String> scripting,
-			RedisFunctionAsyncCommands<String, String> functions, Runnable libraryLoader,
-			RedisHashAsyncCommands<String, String> asyncHashes, RedisListAsyncCommands<String, String> asyncLists,
-			RedisHashCommands<String, String> hashes, RedisListCommands<String, String> lists, ReplicaWait replicaWait,
-			Duration timeout) {
-	}
-
-	/** Redis's {@code WAIT}, sent where the writes to the key went. */
-	@FunctionalInterface
-	private interface ReplicaWait {
-
-		CompletableFuture<Long> send(String key, int replicas, long timeoutMillis);
-
 	}
 
 }
