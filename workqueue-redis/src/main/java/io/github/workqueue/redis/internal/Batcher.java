@@ -276,11 +276,12 @@ final class Batcher {
 	 * carries up to {@link #MOST_PER_BATCH} of them, and the caller waits for each answer
 	 * in turn, at most {@link RedisLink#requestBound()} after the one before it came.
 	 * @param requests the adds, made with {@link #request}
-	 * @return for each add, whether it made the item dirty
+	 * @param madeDirty run once for each add answered as having made its item dirty
+	 * (rather than joining an earlier add), before any later answer is waited for
 	 * @throws RedisException the first add's failure, if one failed or no answer came in
 	 * time; the adds after it are still sent, and may or may not be applied
 	 */
-	boolean[] addAll(List<BatchRequest.Add> requests) {
+	void addAll(List<BatchRequest.Add> requests, Runnable madeDirty) {
 		BatchRequest.Done deferred = this.lastDeferred.get();
 		synchronized (this) {
 			for (BatchRequest.Add request : requests) {
@@ -289,12 +290,12 @@ final class Batcher {
 			arrived();
 			wakeSender();
 		}
-		boolean[] made = new boolean[requests.size()];
 		long bound = this.link.requestBound().toNanos();
-		for (int i = 0; i < made.length; i++) {
-			made[i] = answer(requests.get(i), bound);
+		for (BatchRequest.Add request : requests) {
+			if (answer(request, bound)) {
+				madeDirty.run();
+			}
 		}
-		return made;
 	}
 
 	/**

@@ -252,16 +252,10 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 					.add(this.batcher.request(encoded, plain ? null : Integer.toString(this.defaultPriority), keys));
 			}
 		}
-		if (requests.isEmpty()) {
-			return;
-		}
-		boolean[] made = this.batcher.addAll(requests);
-		if (this.metrics != null) {
-			for (boolean dirtied : made) {
-				if (dirtied) {
-					this.metrics.added();
-				}
-			}
+		if (!requests.isEmpty()) {
+			RedisQueueMetrics counted = this.metrics;
+			this.batcher.addAll(requests, (counted != null) ? counted::added : () -> {
+			});
 		}
 	}
 
