@@ -44,7 +44,7 @@ public final class MinimalQueueMeasurement {
 			RedisPriorityMeasurement.warmUp(uri);
 			RedisPriorityMeasurement.header("this project");
 			RedisPriorityMeasurement.report(uri,
-					RedisPriorityMeasurement.fifoLabel("fifo, prefetch " + RedisMeasurement.PREFETCH), false,
+					RedisPriorityMeasurement.labelled("fifo, prefetch " + RedisMeasurement.PREFETCH), false,
 					(i) -> null, ITEMS, 0);
 		}
 	}

@@ -2,7 +2,9 @@ package io.github.workqueue.benchmarks;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.IntFunction;
 
 import io.lettuce.core.RedisClient;
@@ -60,8 +62,8 @@ public final class RedisPriorityMeasurement {
 	private static final int REPLICAS_ACK = Integer.getInteger("replicasAck", 0);
 
 	/**
-	 * Items per {@code addAll} call of each producer in the FIFO runs ({@code -DaddAll}),
-	 * or 1 (the default) for one {@code add} per item.
+	 * Items per {@code addAll} call of each producer ({@code -DaddAll}), all of one
+	 * priority, or 1 (the default) for one {@code add} per item.
 	 */
 	private static final int ADD_ALL = Integer.getInteger("addAll", 1);
 
@@ -106,8 +108,8 @@ public final class RedisPriorityMeasurement {
 		}
 	}
 
-	/** The label of a FIFO run: how its producers add. */
-	static String fifoLabel(String first) {
+	/** The label of a run: how its producers add. */
+	static String labelled(String first) {
 		return first + ((ADD_ALL > 1) ? ", addAll of " + ADD_ALL : ", plain adds");
 	}
 
@@ -120,10 +122,10 @@ public final class RedisPriorityMeasurement {
 	/** The FIFO, priorities, and priorities with fairness, one after the other. */
 	private static void reportModes(String uri, int items, int pace) throws InterruptedException {
 		IntFunction<AddOptions> threePriorities = (i) -> AddOptions.priority(i % 3 - 1);
-		report(uri, fifoLabel("fifo"), false, (i) -> null, items, pace);
+		report(uri, labelled("fifo"), false, (i) -> null, items, pace);
 		if (Boolean.parseBoolean(System.getProperty("priorityRuns", "true"))) {
-			report(uri, "3 priorities", false, threePriorities, items, pace);
-			report(uri, "3 priorities + fairness (10)", true, threePriorities, items, pace);
+			report(uri, labelled("3 priorities"), false, threePriorities, items, pace);
+			report(uri, labelled("3 priorities + fairness (10)"), true, threePriorities, items, pace);
 		}
 	}
 
@@ -166,17 +168,24 @@ public final class RedisPriorityMeasurement {
 	private static RedisMeasurement.Run enqueueAndProcess(RedisClient client, boolean fair,
 			IntFunction<AddOptions> options, int items, int pace) throws InterruptedException {
 		RedisQueue<String> queue = queue(client, "priority-bench-" + System.nanoTime(), fair);
-		ThreadLocal<List<String>> gathered = ThreadLocal.withInitial(ArrayList::new);
+		// Per producer, the items gathered for its next addAll, by their options.
+		ThreadLocal<Map<AddOptions, List<String>>> gathered = ThreadLocal.withInitial(LinkedHashMap::new);
 		return RedisMeasurement.enqueueAndProcess(queue, items, pace, (i) -> {
 			String item = "tenant" + (i % 10) + "/" + i;
 			AddOptions add = options.apply(i);
-			if (add == null && ADD_ALL > 1) {
+			if (ADD_ALL > 1) {
+				AddOptions each = (add != null) ? add : AddOptions.defaults();
+				Map<AddOptions, List<String>> mine = gathered.get();
+				List<String> batch = mine.computeIfAbsent(each, (key) -> new ArrayList<>());
+				batch.add(item);
+				if (batch.size() == ADD_ALL) {
+					queue.addAll(batch, each);
+					batch.clear();
+				}
 				// Each producer adds the numbers p, p + 4, ...: its last is within 4 of
 				// the end.
-				List<String> mine = gathered.get();
-				mine.add(item);
-				if (mine.size() == ADD_ALL || i + 4 >= items) {
-					queue.addAll(mine);
+				if (i + 4 >= items) {
+					mine.forEach((left, rest) -> queue.addAll(rest, left));
 					mine.clear();
 				}
 			}

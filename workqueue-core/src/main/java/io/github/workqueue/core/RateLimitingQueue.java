@@ -1,8 +1,10 @@
 package io.github.workqueue.core;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 
@@ -70,6 +72,23 @@ public interface RateLimitingQueue<T> extends DelayingQueue<T> {
 	 * @param options how to add it
 	 */
 	void add(T item, AddOptions options);
+
+	/**
+	 * Adds each item with the same options, as {@link #add(Object, AddOptions)} does, in
+	 * the collection's order: each add is atomic on its own, the whole is not. A queue
+	 * shared through Redis sends the adds without a delay or rate-limiting together, as
+	 * {@link #addAll(Collection)} does.
+	 * @param items the items, none null (checked before any is added)
+	 * @param options how to add each of them
+	 * @throws NullPointerException if the collection, one of its items or the options are
+	 * null
+	 */
+	default void addAll(Collection<? extends T> items, AddOptions options) {
+		Objects.requireNonNull(options, "options");
+		for (T item : AddAllItems.checked(items)) {
+			add(item, options);
+		}
+	}
 
 	/**
 	 * Like {@link #get()}, with the priority the item was queued at.

@@ -1,10 +1,7 @@
 package io.github.workqueue.core;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -82,7 +79,7 @@ public interface WorkQueue<T> {
 	 * @throws NullPointerException if the collection or one of its items is null
 	 */
 	default void addAll(Collection<? extends T> items) {
-		for (T item : checkedItems(items)) {
+		for (T item : AddAllItems.checked(items)) {
 			add(item);
 		}
 	}
@@ -147,20 +144,5 @@ public interface WorkQueue<T> {
 	 * @return {@code true} once the queue is shutting down
 	 */
 	boolean isShuttingDown();
-
-	/**
-	 * The items of an {@link #addAll} call, in order, after checking that none is null.
-	 */
-	private static <T> List<T> checkedItems(Collection<? extends T> items) {
-		Objects.requireNonNull(items, "items");
-		List<T> copy = new ArrayList<>(items.size());
-		for (T item : items) {
-			if (item == null) {
-				throw new NullPointerException("addAll: the item at position " + copy.size() + " is null");
-			}
-			copy.add(item);
-		}
-		return copy;
-	}
 
 }

@@ -1,6 +1,7 @@
 package io.github.workqueue.core;
 
 import java.time.Duration;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -8,6 +9,7 @@ import io.github.workqueue.core.metrics.RecordingMetricsProvider;
 import io.github.workqueue.core.ratelimit.ExponentialFailureRateLimiter;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 class RateLimitingQueueTest {
 
@@ -20,6 +22,17 @@ class RateLimitingQueueTest {
 		.clock(this.clock)
 		.metricsProvider(this.metrics)
 		.buildRateLimiting(new ExponentialFailureRateLimiter<String>(Duration.ofMillis(1), Duration.ofSeconds(1)));
+
+	@Test
+	void addAllWithOptionsShouldAddEachAsAddWithThemDoes() throws InterruptedException {
+		this.queue.add("low");
+		this.queue.addAll(List.of("high", "low"), AddOptions.priority(2));
+		this.queue.addAll(List.of("later"), AddOptions.delay(Duration.ofSeconds(1)));
+		assertThat(this.queue.lenByPriority()).as("low raised").containsExactly(entry(2, 2));
+		assertThat(this.queue.waitingLen()).isEqualTo(1);
+		assertThat(this.queue.get()).contains("low");
+		assertThat(this.queue.get()).contains("high");
+	}
 
 	@Test
 	void addRateLimitedShouldWaitAsTheLimiterSays() throws InterruptedException {

@@ -84,6 +84,23 @@ class AddAllTest {
 	}
 
 	@Test
+	void withAPriorityTheItemsShouldGoBeforeThoseOfLowerOnes() throws InterruptedException {
+		RedisQueue<String> queue = instance(TestRedis.client(), "a");
+		queue.add("low");
+		queue.addAll(List.of("high-1", "high-2"), AddOptions.priority(5));
+		assertThat(queue.lenByPriority()).containsEntry(5, 2).containsEntry(0, 1);
+		assertThat(takeAll(queue)).containsExactly("high-1", "high-2", "low");
+	}
+
+	@Test
+	void withADelayTheItemsShouldWait() {
+		RedisQueue<String> queue = instance(TestRedis.client(), "a");
+		queue.addAll(List.of("later-1", "later-2"), AddOptions.delay(Duration.ofHours(1)));
+		assertThat(queue.waitingLen()).isEqualTo(2);
+		assertThat(queue.len()).isZero();
+	}
+
+	@Test
 	void anItemBeingProcessedShouldRunAgainAfterItsDone() throws InterruptedException {
 		RedisQueue<String> queue = instance(TestRedis.client(), "a");
 		queue.add("x");

@@ -72,7 +72,7 @@ class RedisDifferentialTest {
 				String item = ITEMS[random.nextInt(ITEMS.length)];
 				int priority = random.nextInt(5) - 2;
 				Duration delay = Duration.ofMillis(random.nextInt(4) == 0 ? 0 : random.nextInt(3000));
-				switch (random.nextInt(10)) {
+				switch (random.nextInt(11)) {
 					case 0 -> {
 						steps.add("add(" + item + ")");
 						both(memory, redis, (queue) -> queue.add(item));
@@ -107,14 +107,20 @@ class RedisDifferentialTest {
 							both(memory, redis, (queue) -> queue.done(done));
 						}
 					}
-					case 8 -> {
+					case 8, 9 -> {
 						List<String> items = new ArrayList<>();
 						for (int count = 1 + random.nextInt(4); items.size() < count;) {
 							// Repeats too: the later add of one call joins the earlier.
 							items.add(ITEMS[random.nextInt(ITEMS.length)]);
 						}
-						steps.add("addAll(" + items + ")");
-						both(memory, redis, (queue) -> queue.addAll(items));
+						if (random.nextBoolean()) {
+							steps.add("addAll(" + items + ")");
+							both(memory, redis, (queue) -> queue.addAll(items));
+						}
+						else {
+							steps.add("addAll(" + items + ", priority " + priority + ")");
+							both(memory, redis, (queue) -> queue.addAll(items, AddOptions.priority(priority)));
+						}
 					}
 					default -> {
 						steps.add("step(" + delay.toMillis() + "ms)");

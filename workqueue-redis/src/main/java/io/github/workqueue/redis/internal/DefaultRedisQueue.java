@@ -236,20 +236,39 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 */
 	@Override
 	public void addAll(Collection<? extends T> items) {
-		Objects.requireNonNull(items, "items");
+		addAllNow(checked(items), this.defaultPriority);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Without a delay or rate-limiting the adds go together, as
+	 * {@link #addAll(Collection)}'s do; otherwise each is a script of its own, as
+	 * {@link #add(Object, AddOptions)} is.
+	 */
+	@Override
+	public void addAll(Collection<? extends T> items, AddOptions options) {
+		Objects.requireNonNull(options, "options");
+		List<T> checked = checked(items);
+		long delayMicros = options.delay().isNegative() ? 0 : LimiterSpec.micros(options.delay());
+		if (delayMicros > 0 || options.isRateLimited()) {
+			checked.forEach((item) -> addWith(item, options));
+		}
+		else {
+			addAllNow(checked, options.priorityOr(this.defaultPriority));
+		}
+	}
+
+	/** Adds the items at the priority together, in the next batches. */
+	private void addAllNow(List<T> items, int priority) {
 		List<BatchRequest.Add> requests = new ArrayList<>(items.size());
-		int position = 0;
 		for (T item : items) {
-			if (item == null) {
-				throw new NullPointerException("addAll: the item at position " + position + " is null");
-			}
-			position++;
 			String encoded = encode(item);
 			if (!droppedAfterShutdown(item)) {
+				// An add at priority 0 without fairness keys is a plain add.
 				String keys = fairnessJson(item);
-				boolean plain = this.defaultPriority == 0 && keys.isEmpty();
-				requests
-					.add(this.batcher.request(encoded, plain ? null : Integer.toString(this.defaultPriority), keys));
+				boolean plain = priority == 0 && keys.isEmpty();
+				requests.add(this.batcher.request(encoded, plain ? null : Integer.toString(priority), keys));
 			}
 		}
 		if (!requests.isEmpty()) {
@@ -257,6 +276,19 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			this.batcher.addAll(requests, (counted != null) ? counted::added : () -> {
 			});
 		}
+	}
+
+	/** The items of an addAll call, in order, checked before any is added. */
+	private static <T> List<T> checked(Collection<? extends T> items) {
+		Objects.requireNonNull(items, "items");
+		List<T> copy = new ArrayList<>(items.size());
+		for (T item : items) {
+			if (item == null) {
+				throw new NullPointerException("addAll: the item at position " + copy.size() + " is null");
+			}
+			copy.add(item);
+		}
+		return copy;
 	}
 
 	/**
