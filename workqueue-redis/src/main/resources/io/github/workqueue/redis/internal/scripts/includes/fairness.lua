@@ -158,12 +158,96 @@ local function levels()
     countReady(priority, 1)
   end
 
+  -- Takes the next count items of a priority whose root's turns name nodes of own items only
+  -- (one level of keys, no '$'), as treePop would one at a time, but worked out in Lua: the
+  -- turns' first count entries read once (no more can be served), their nodes' sizes, then one
+  -- ZPOPMIN per node served and the turns written once, where treePop spends an LMOVE, a
+  -- ZPOPMIN and an EXISTS per item. The round-robin is treePop's: the head entry is served and
+  -- goes to the back, or leaves the turns when its node has no item left; the entries read wrap
+  -- around only when they are the whole list. Returns nil, having changed nothing, for any
+  -- other tree; else whether the priority has none left.
+  local function treePopFlat(priority, count, items)
+    local root = rootOf(priority)
+    local turns = turnsOf(root)
+    if known[turns] == false then
+      return nil
+    end
+    local entries = redis.call('LRANGE', turns, 0, count - 1)
+    if #entries == 0 then
+      return nil
+    end
+    local nodes, left = {}, {}
+    for i, entry in ipairs(entries) do
+      local node, ownOnly = childOf(root, entry)
+      if not ownOnly then
+        return nil
+      end
+      nodes[i] = node
+    end
+    for i, node in ipairs(nodes) do
+      left[i] = redis.call('ZCARD', node)
+      if left[i] == 0 then
+        return nil
+      end
+    end
+    local ring, first, last = {}, 1, #entries
+    for i = 1, #entries do
+      ring[i] = i
+    end
+    local served, wanted = {}, {}
+    while #served < count and first <= last do
+      local i = ring[first]
+      first = first + 1
+      served[#served + 1] = i
+      wanted[i] = (wanted[i] or 0) + 1
+      left[i] = left[i] - 1
+      if left[i] > 0 then
+        last = last + 1
+        ring[last] = i
+      end
+    end
+    local popped, cursor = {}, {}
+    for i, n in pairs(wanted) do
+      popped[i], cursor[i] = redis.call('ZPOPMIN', nodes[i], n), 1
+      known[nodes[i]] = left[i] > 0
+    end
+    for _, i in ipairs(served) do
+      items[#items + 1] = popped[i][cursor[i]]
+      cursor[i] = cursor[i] + 2
+    end
+    countReady(priority, -#served)
+    -- The entries read leave the front; those whose nodes have items go to the back, behind
+    -- the entries not read, in the order the round-robin left them.
+    redis.call('LTRIM', turns, #entries, -1)
+    local kept = {}
+    for at = first, last do
+      kept[#kept + 1] = entries[ring[at]]
+    end
+    if #kept > 0 then
+      redis.call('RPUSH', turns, unpack(kept))
+      known[turns] = true
+      return false
+    end
+    known[turns] = nil
+    if has(turns) then
+      return false
+    end
+    dropLevel(priority)
+    return true
+  end
+
   -- Takes the next items of a priority into items, up to count: down the heads of the turns,
   -- each served entry going to the back of its turns as it is read (one LMOVE, which returns
   -- it), to a node's own items, of which it takes the first (or, at a root of own items only,
   -- up to count). Then, from there up, a node left empty leaves its parent's turns from the
   -- back, where it just went. Returns whether the priority has none left.
   local function treePop(priority, count, items)
+    if count > 1 then
+      local emptied = treePopFlat(priority, count, items)
+      if emptied ~= nil then
+        return emptied
+      end
+    end
     local path = {}
     local node = rootOf(priority)
     local ownOnly = known[turnsOf(node)] == false
