@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 
+import io.github.workqueue.core.internal.AddAllItems;
 import io.github.workqueue.core.ratelimit.RateLimiter;
 
 /**

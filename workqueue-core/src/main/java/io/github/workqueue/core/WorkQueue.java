@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.Optional;
 
+import io.github.workqueue.core.internal.AddAllItems;
+
 /**
  * A work queue with client-go's guarantees: FIFO order, deduplication while queued, and
  * at most one worker per item at a time.

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
+import io.github.workqueue.core.internal.AddAllItems;
 import io.github.workqueue.core.DeadLetter;
 import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.FairnessKeyExtractor;
@@ -236,7 +237,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 */
 	@Override
 	public void addAll(Collection<? extends T> items) {
-		addAllNow(checked(items), this.defaultPriority);
+		addAllNow(AddAllItems.checked(items), this.defaultPriority);
 	}
 
 	/**
@@ -249,7 +250,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	@Override
 	public void addAll(Collection<? extends T> items, AddOptions options) {
 		Objects.requireNonNull(options, "options");
-		List<T> checked = checked(items);
+		List<T> checked = AddAllItems.checked(items);
 		long delayMicros = options.delay().isNegative() ? 0 : LimiterSpec.micros(options.delay());
 		if (delayMicros > 0 || options.isRateLimited()) {
 			checked.forEach((item) -> addWith(item, options));
@@ -276,19 +277,6 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 			this.batcher.addAll(requests, (counted != null) ? counted::added : () -> {
 			});
 		}
-	}
-
-	/** The items of an addAll call, in order, checked before any is added. */
-	private static <T> List<T> checked(Collection<? extends T> items) {
-		Objects.requireNonNull(items, "items");
-		List<T> copy = new ArrayList<>(items.size());
-		for (T item : items) {
-			if (item == null) {
-				throw new NullPointerException("addAll: the item at position " + copy.size() + " is null");
-			}
-			copy.add(item);
-		}
-		return copy;
 	}
 
 	/**

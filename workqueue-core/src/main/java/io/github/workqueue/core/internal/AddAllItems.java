@@ -1,4 +1,4 @@
-package io.github.workqueue.core;
+package io.github.workqueue.core.internal;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -6,18 +6,22 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The items of an {@code addAll} call, checked before any is added. Stateless.
+ * The items of an {@code addAll} call, checked before any is added: for the queues of
+ * every module. Stateless.
  */
-final class AddAllItems {
+public final class AddAllItems {
 
 	private AddAllItems() {
 	}
 
 	/**
 	 * The items, in order, after checking that none is null.
+	 * @param <T> the item type
+	 * @param items the items
+	 * @return a copy of the items
 	 * @throws NullPointerException naming the position of the first null item
 	 */
-	static <T> List<T> checked(Collection<? extends T> items) {
+	public static <T> List<T> checked(Collection<? extends T> items) {
 		Objects.requireNonNull(items, "items");
 		List<T> copy = new ArrayList<>(items.size());
 		for (T item : items) {
