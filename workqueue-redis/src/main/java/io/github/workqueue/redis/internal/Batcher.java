@@ -247,21 +247,16 @@ final class Batcher {
 	 * @throws RedisException if the batch failed or no answer came in time
 	 */
 	boolean add(String encoded) {
-		return add(new BatchRequest.Add(this.shards.of(encoded), encoded));
+		return add(request(encoded, 0, ""));
 	}
 
 	/**
-	 * Adds an item with a priority and fairness keys, in the next batch.
-	 * @param priority the add's priority
-	 * @param keys the item's fairness keys as JSON, or empty
-	 * @return whether the add made the item dirty
+	 * Adds an item, in the next batch.
+	 * @param request the add, made with {@link #request}
+	 * @return whether the add made the item dirty (rather than joining an earlier add)
 	 * @throws RedisException if the batch failed or no answer came in time
 	 */
-	boolean add(String encoded, int priority, String keys) {
-		return add(new BatchRequest.Add(this.shards.of(encoded), encoded, Integer.toString(priority), keys));
-	}
-
-	private boolean add(BatchRequest.Add request) {
+	boolean add(BatchRequest.Add request) {
 		BatchRequest.Done deferred = this.lastDeferred.get();
 		synchronized (this) {
 			this.pending.add(request, deferred);
@@ -299,15 +294,16 @@ final class Batcher {
 	}
 
 	/**
-	 * An add request for {@link #addAll}.
-	 * @param priority the add's priority, or {@code null} for a plain add (priority 0, no
-	 * fairness keys)
+	 * An add request, for {@link #add(BatchRequest.Add)} or {@link #addAll}: a plain add
+	 * (which {@code batch.lua} reads and writes with fewer commands) at priority 0
+	 * without fairness keys, whatever named it.
+	 * @param priority the add's priority
 	 * @param keys the item's fairness keys as JSON, or empty
 	 */
-	BatchRequest.Add request(String encoded, @Nullable String priority, String keys) {
+	BatchRequest.Add request(String encoded, int priority, String keys) {
 		int shard = this.shards.of(encoded);
-		return (priority == null) ? new BatchRequest.Add(shard, encoded)
-				: new BatchRequest.Add(shard, encoded, priority, keys);
+		return (priority == 0 && keys.isEmpty()) ? new BatchRequest.Add(shard, encoded)
+				: new BatchRequest.Add(shard, encoded, Integer.toString(priority), keys);
 	}
 
 	/** Waits for an add's answer: whether it made the item dirty. */

@@ -266,10 +266,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		for (T item : items) {
 			String encoded = encode(item);
 			if (!droppedAfterShutdown(item)) {
-				// An add at priority 0 without fairness keys is a plain add.
-				String keys = fairnessJson(item);
-				boolean plain = priority == 0 && keys.isEmpty();
-				requests.add(this.batcher.request(encoded, plain ? null : Integer.toString(priority), keys));
+				requests.add(this.batcher.request(encoded, priority, fairnessJson(item)));
 			}
 		}
 		if (!requests.isEmpty()) {
@@ -301,11 +298,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		long delayMicros = options.delay().isNegative() ? 0 : LimiterSpec.micros(options.delay());
 		int priority = options.priorityOr(this.defaultPriority);
 		if (delayMicros == 0 && !options.isRateLimited()) {
-			// An add at priority 0 without fairness keys is a plain add, whatever named
-			// it.
-			String keys = fairnessJson(item);
-			boolean made = (priority == 0 && keys.isEmpty()) ? this.batcher.add(encoded)
-					: this.batcher.add(encoded, priority, keys);
+			boolean made = this.batcher.add(this.batcher.request(encoded, priority, fairnessJson(item)));
 			if (made && this.metrics != null) {
 				this.metrics.added();
 			}
