@@ -73,7 +73,7 @@ class RedisStallWatchTest {
 			.orElseThrow();
 		assertThat(error.getMessage()).contains("has made no progress");
 		assertThat(error.getThrown().getStackTrace())
-			.anySatisfy((frame) -> assertThat(frame.getClassName()).endsWith("Batcher"));
+			.anySatisfy((frame) -> assertThat(frame.getClassName()).endsWith("BatchSender"));
 
 		holdUp.set(false);
 		release.countDown();

@@ -9,7 +9,7 @@ package io.github.workqueue.redis.internal;
  */
 final class BufferedGrant implements Renewable {
 
-	final Batcher.Grant grant;
+	final Grant grant;
 
 	/**
 	 * When the lease was taken ({@link System#nanoTime()}), for its time in the buffer.
@@ -22,7 +22,7 @@ final class BufferedGrant implements Renewable {
 
 	private volatile boolean expired;
 
-	BufferedGrant(Batcher.Grant grant) {
+	BufferedGrant(Grant grant) {
 		this.grant = grant;
 		this.bufferedNanos = System.nanoTime();
 		this.deadlineMicros = grant.deadlineMicros();
@@ -70,10 +70,10 @@ final class BufferedGrant implements Renewable {
 	 * The grant as the thread it is handed to sees it: with the last renewal, and its
 	 * time in the buffer counted as time queued.
 	 */
-	Batcher.Grant handOut(long now) {
-		Batcher.Grant taken = this.grant;
+	Grant handOut(long now) {
+		Grant taken = this.grant;
 		long buffered = (now - this.bufferedNanos) / 1000;
-		return new Batcher.Grant(taken.shard(), taken.encoded(), taken.token(), this.deadlineMicros,
+		return new Grant(taken.shard(), taken.encoded(), taken.token(), this.deadlineMicros,
 				taken.queuedMicros() + buffered, taken.priority(), this.confirmedNanos);
 	}
 

@@ -169,7 +169,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.doneReports = new DoneReports(this.name, this.link, this.metrics, settings.lateDoneListener());
 		this.heartbeats = new InstanceHeartbeats(this.link, this.shards.keys(0).instances(), this.holder);
 		this.pauses = new QueueWidePauses(this.name, this.link, this.shards, this::now);
-		this.returns = new LeaseReturns(this.link, this.shards, this::now);
+		this.returns = new LeaseReturns(this.name, this.link, this.shards, this::now);
 		this.failures = new SharedFailures(this.link, this.shards, LimiterSpec.of(settings.rateLimiter()), this::now);
 		this.scriptedAdds = new ScriptedAdds(this.name, this.link, this.shards, this.batcher, this.failures, this.ack,
 				this::now);
@@ -446,7 +446,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 				return Optional.empty();
 			}
 			long remaining = remaining(start, timeoutNanos);
-			Batcher.Grant grant = (first || remaining > 0) ? this.batcher.take(Math.max(0, remaining)) : null;
+			Grant grant = (first || remaining > 0) ? this.batcher.take(Math.max(0, remaining)) : null;
 			first = false;
 			if (grant == null) {
 				return Optional.empty();
@@ -465,7 +465,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 * from then)
 	 * @return the item, or empty if it was parked or this instance is shutting down
 	 */
-	private Optional<PrioritizedItem<T>> hold(Batcher.Grant grant) {
+	private Optional<PrioritizedItem<T>> hold(Grant grant) {
 		String encoded = grant.encoded();
 		long token = grant.token();
 		T item;

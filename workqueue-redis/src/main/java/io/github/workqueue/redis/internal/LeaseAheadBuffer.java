@@ -67,7 +67,7 @@ final class LeaseAheadBuffer {
 	 * take (which ends a pause's suspension); those before it that cannot (their renewal
 	 * failed for half a lease, or Redis says they expired) go to {@code stale}.
 	 */
-	Batcher.@Nullable Grant take(long now, List<BufferedGrant> stale) {
+	@Nullable Grant take(long now, List<BufferedGrant> stale) {
 		this.suspended = false;
 		long handOutNanos = this.leaseNanos / 2;
 		for (BufferedGrant buffered; (buffered = this.grants.poll()) != null;) {
@@ -94,7 +94,7 @@ final class LeaseAheadBuffer {
 	/**
 	 * Keeps a lease no thread waited for, if there is room and asks are not suspended.
 	 */
-	boolean keep(Batcher.Grant grant, boolean shuttingDown) {
+	boolean keep(Grant grant, boolean shuttingDown) {
 		if (shuttingDown || this.suspended || this.grants.size() >= this.prefetch) {
 			return false;
 		}
@@ -107,8 +107,8 @@ final class LeaseAheadBuffer {
 	}
 
 	/** Takes out the leases that waited a whole lease duration: no thread took them. */
-	List<Batcher.Grant> takeOverdue(long now) {
-		List<Batcher.Grant> overdue = new ArrayList<>(0);
+	List<Grant> takeOverdue(long now) {
+		List<Grant> overdue = new ArrayList<>(0);
 		BufferedGrant oldest;
 		while ((oldest = this.grants.peek()) != null && oldest.waitedNanos(now) >= this.leaseNanos) {
 			overdue.add(this.grants.poll().grant);
@@ -122,9 +122,9 @@ final class LeaseAheadBuffer {
 	}
 
 	/** Empties the buffer, in order; with {@code suspend}, asks none until a take. */
-	List<Batcher.Grant> drain(boolean suspend) {
+	List<Grant> drain(boolean suspend) {
 		this.suspended |= suspend;
-		List<Batcher.Grant> all = new ArrayList<>(this.grants.size());
+		List<Grant> all = new ArrayList<>(this.grants.size());
 		for (BufferedGrant buffered; (buffered = this.grants.poll()) != null;) {
 			all.add(buffered.grant);
 		}

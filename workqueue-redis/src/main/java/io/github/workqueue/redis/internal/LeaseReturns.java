@@ -1,11 +1,14 @@
 package io.github.workqueue.redis.internal;
 
+import java.lang.System.Logger.Level;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import io.github.workqueue.redis.RedisQueue;
 import io.lettuce.core.ScriptOutputType;
 
 /**
@@ -16,13 +19,18 @@ import io.lettuce.core.ScriptOutputType;
  */
 final class LeaseReturns {
 
+	private static final System.Logger logger = System.getLogger(RedisQueue.class.getName());
+
+	private final String name;
+
 	private final RedisLink link;
 
 	private final Shards shards;
 
 	private final Supplier<String> now;
 
-	LeaseReturns(RedisLink link, Shards shards, Supplier<String> now) {
+	LeaseReturns(String name, RedisLink link, Shards shards, Supplier<String> now) {
+		this.name = name;
 		this.link = link;
 		this.shards = shards;
 		this.now = now;
@@ -64,6 +72,44 @@ final class LeaseReturns {
 					args));
 		}
 		return sent;
+	}
+
+	/**
+	 * Gives back grants that no thread took, in order, without waiting: the scripts leave
+	 * now, from the calling thread (so that they go before anything this instance sends
+	 * later, its close included), and their replies are read on a helper thread, so that
+	 * the caller never waits for a shard that stopped answering just now. A give-back
+	 * that fails is logged: those leases come back when they expire.
+	 */
+	void giveBackUntaken(List<Grant> grants) {
+		if (grants.isEmpty()) {
+			return;
+		}
+		// Each goes to the head of its queue: the last first, so that they keep their
+		// order.
+		List<Grant> lastFirst = new ArrayList<>(grants);
+		Collections.reverse(lastFirst);
+		List<SentScript<Long>> sent;
+		try {
+			sent = send(lastFirst.stream().map(Grant::encoded).toList(), lastFirst.stream().map(Grant::token).toList());
+		}
+		catch (RuntimeException ex) {
+			couldNotGiveBack(grants, ex);
+			return;
+		}
+		this.link.helpers().execute(() -> {
+			try {
+				sent.forEach(SentScript::reply);
+			}
+			catch (RuntimeException ex) {
+				couldNotGiveBack(grants, ex);
+			}
+		});
+	}
+
+	private void couldNotGiveBack(List<Grant> grants, RuntimeException ex) {
+		logger.log(Level.WARNING, "workqueue '" + this.name + "': could not give back " + grants.size()
+				+ " leases that no thread took (" + ex + "); they come back when they expire");
 	}
 
 }

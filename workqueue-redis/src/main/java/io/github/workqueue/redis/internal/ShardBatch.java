@@ -79,9 +79,9 @@ record ShardBatch(int shard, List<BatchRequest.Add> adds, List<BatchRequest.Done
 			done.complete(accepted,
 					(shortOf != null && accepted) ? shortOf.unreplicated("done", done.lease.encoded) : null);
 		}
-		List<Batcher.Grant> grants = new ArrayList<>(Math.max(0, (reply.size() - index) / 5));
+		List<Grant> grants = new ArrayList<>(Math.max(0, (reply.size() - index) / 5));
 		for (; index + 4 < reply.size(); index += 5) {
-			grants.add(new Batcher.Grant(this.shard, (String) reply.get(index), (Long) reply.get(index + 1),
+			grants.add(new Grant(this.shard, (String) reply.get(index), (Long) reply.get(index + 1),
 					(Long) reply.get(index + 2), (Long) reply.get(index + 3), ((Long) reply.get(index + 4)).intValue(),
 					sentNanos));
 		}
@@ -89,7 +89,7 @@ record ShardBatch(int shard, List<BatchRequest.Add> adds, List<BatchRequest.Done
 	}
 
 	/** What a part's reply granted, and when the shard has something next. */
-	record Answer(long nextEventMicros, List<Batcher.Grant> grants) {
+	record Answer(long nextEventMicros, List<Grant> grants) {
 	}
 
 }

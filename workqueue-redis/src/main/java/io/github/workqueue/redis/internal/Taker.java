@@ -16,7 +16,7 @@ final class Taker {
 	/** A batch that asked Redis for this taker was answered. */
 	boolean tried;
 
-	Batcher.@Nullable Grant grant;
+	@Nullable Grant grant;
 
 	synchronized void tried() {
 		this.tried = true;
@@ -27,7 +27,7 @@ final class Taker {
 		return this.waiting;
 	}
 
-	synchronized boolean serve(Batcher.Grant served) {
+	synchronized boolean serve(Grant served) {
 		if (!this.waiting) {
 			return false;
 		}

@@ -1,0 +1,268 @@
+package io.github.workqueue.redis.internal;
+
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.workqueue.redis.RedisQueue;
+import io.github.workqueue.redis.UnconfirmedAddException;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Reads the replies to a {@link Batcher}'s parts, on its sender: completes the adds and
+ * dones, hands each grant to the first taker still waiting, else to the buffer while it
+ * has room, else back to Redis at once (its item returns to the head of the queue, not
+ * counted as a redelivery); after a failure, fails the adds and queues the dones for a
+ * retry after the shard's backoff; when every shard in a row had too few leases for the
+ * takers, listens for a hint from each.
+ *
+ * <p>
+ * Through an outage, adds fail at once (the caller sees the exception, as with any Redis
+ * command); dones are asked again with backoff, per shard, until Redis answers or their
+ * last attempt is due, after their caller stopped waiting too.
+ *
+ * <p>
+ * <b>Concurrency.</b> The shared state is guarded by the batcher's monitor, taken for
+ * moments only. {@link #read} runs on the sender only; a Lettuce thread hands a landed
+ * flight over without the monitor ({@link #landed}); a hint takes it for a moment
+ * ({@link #hintEnded}).
+ */
+final class BatchReplies {
+
+	private static final System.Logger logger = System.getLogger(RedisQueue.class.getName());
+
+	private final Object lock;
+
+	private final String name;
+
+	private final RedisLink link;
+
+	private final Shards shards;
+
+	private final PendingRequests pending;
+
+	private final LeaseAsks asks;
+
+	private final LeaseAheadBuffer buffer;
+
+	private final Flights flights;
+
+	private final LeaseReturns returns;
+
+	/** One listener per shard. */
+	private final List<WakeHints> hints;
+
+	private final OutageLog outage;
+
+	private final ReplicaAck ack;
+
+	private final Runnable unparkSender;
+
+	BatchReplies(BatcherState state, Runnable unparkSender) {
+		this.lock = state.lock();
+		this.name = state.name();
+		this.link = state.link();
+		this.shards = state.shards();
+		this.pending = state.pending();
+		this.asks = state.asks();
+		this.buffer = state.buffer();
+		this.flights = state.flights();
+		this.returns = state.returns();
+		this.hints = state.hints();
+		this.outage = state.outage();
+		this.ack = state.ack();
+		this.unparkSender = unparkSender;
+	}
+
+	/**
+	 * A flight's reply came or it failed: handed to the sender. Runs on a Lettuce thread
+	 * (or the sender's, for a reply already there).
+	 */
+	void landed(Flight flight) {
+		if (this.flights.landed(flight)) {
+			this.unparkSender.run();
+		}
+	}
+
+	/**
+	 * Reads a flight that landed: completes its adds and dones and hands out its grants,
+	 * or, if it failed, fails its adds and queues its dones for a retry.
+	 * @return whether a reply was read (not a failure, nor a part sent again)
+	 */
+	boolean read(Flight flight) {
+		synchronized (this.lock) {
+			this.flights.read(flight);
+			this.asks.landed(flight);
+		}
+		if (flight.wantsSecondTry()) {
+			// The server lacked the library (a new or promoted master) or refused
+			// functions: mended off this thread, so that no other shard waits for it.
+			Flight second = flight.secondTry(this.link.helpers());
+			synchronized (this.lock) {
+				this.flights.sent(second);
+				this.asks.sent(second);
+			}
+			second.whenAnswered(() -> landed(second));
+			return false;
+		}
+		synchronized (this.lock) {
+			this.buffer.answered(flight.part.wanted() - flight.takers.size());
+		}
+		List<Object> reply;
+		try {
+			reply = flight.reply();
+		}
+		catch (RuntimeException ex) {
+			RedisException failure = (ex instanceof RedisException redis) ? redis : new RedisException(ex);
+			// Redis applies nothing of a script it answers with an error, nor of one that
+			// was not sent.
+			failed(flight.part, failure, flight.wasSent() && !(failure instanceof RedisCommandExecutionException));
+			flight.takers.forEach(Taker::tried);
+			return false;
+		}
+		this.outage.succeeded();
+		synchronized (this.lock) {
+			this.pending.answered(flight.shard());
+		}
+		boolean answered;
+		try {
+			answered = complete(flight.part, flight.takers.size(), reply, flight.sentNanos, fellShort(flight));
+		}
+		catch (RuntimeException ex) {
+			// A reply this code cannot read: the part's callers must not wait forever.
+			logger.log(Level.ERROR, "workqueue '" + this.name + "': a batch failed", ex);
+			abandon(flight.part, new RedisException(ex));
+			answered = true;
+		}
+		if (answered) {
+			flight.takers.forEach(Taker::tried);
+		}
+		return true;
+	}
+
+	/**
+	 * How far the replicas fell short of confirming the flight's writes, or {@code null}
+	 * if they did not or none were asked.
+	 */
+	private ReplicaAck.@Nullable Shortfall fellShort(Flight flight) {
+		return (flight.part.hasWrites() && this.ack.isAsked()) ? this.ack.judge(flight.confirmedReplicas()) : null;
+	}
+
+	/**
+	 * Completes a shard's adds and dones and hands out its grants.
+	 * @param forTakers how many of the leases asked for were for waiting takers
+	 * @param shortOf how far the replicas fell short of confirming the writes, or
+	 * {@code null}
+	 * @return false if the shard had too few leases for the takers and another shard is
+	 * to be asked
+	 */
+	private boolean complete(ShardBatch part, int forTakers, List<Object> reply, long sent,
+			ReplicaAck.@Nullable Shortfall shortOf) {
+		ShardBatch.Answer answer = part.complete(reply, sent, shortOf);
+		if (part.wanted() == 0) {
+			return true;
+		}
+		List<Grant> grants = answer.grants();
+		int granted = grants.size();
+		List<Grant> unclaimed;
+		boolean allShort = false;
+		synchronized (this.lock) {
+			unclaimed = this.asks.serve(grants, this.buffer);
+			if (granted < forTakers) {
+				allShort = this.asks.shardWasShort(answer.nextEventMicros(), sent, System.nanoTime());
+			}
+			else {
+				this.asks.shardHadEnough();
+				this.buffer.shardAnswered(granted < part.wanted(), System.nanoTime());
+			}
+		}
+		this.returns.giveBackUntaken(unclaimed);
+		if (granted >= forTakers) {
+			return true;
+		}
+		if (allShort) {
+			for (int shard = 0; shard < this.hints.size(); shard++) {
+				int hinted = shard;
+				this.hints.get(shard).listen((popped) -> hintEnded(hinted, popped));
+			}
+		}
+		return allShort;
+	}
+
+	/**
+	 * A blocking pop ended: a hint wakes the takers' next batch; a hint that finds no
+	 * taker here is passed on to another instance.
+	 */
+	private void hintEnded(int shard, boolean popped) {
+		if (!popped) {
+			return;
+		}
+		boolean passOn;
+		synchronized (this.lock) {
+			boolean waited = this.asks.hinted(shard);
+			passOn = !waited && !this.asks.isShutDown();
+			if (waited) {
+				this.unparkSender.run();
+			}
+		}
+		if (passOn) {
+			try {
+				this.link.pushHint(this.shards.keys(shard).wake());
+			}
+			catch (RuntimeException ex) {
+				// The hint is lost; the other instances poll within longestBlock.
+			}
+		}
+	}
+
+	/**
+	 * Ends every request of a part whose reply could not be read: adds fail, dones report
+	 * no answer. A request already completed keeps its outcome.
+	 */
+	private void abandon(ShardBatch part, RedisException ex) {
+		for (BatchRequest.Add add : part.adds()) {
+			add.complete(false, unconfirmed(add, "an unreadable reply from Redis", ex));
+		}
+		for (BatchRequest.Done done : part.dones()) {
+			done.complete(null);
+		}
+	}
+
+	private UnconfirmedAddException unconfirmed(BatchRequest.Add add, String why, RedisException cause) {
+		return new UnconfirmedAddException(this.name, add.encoded, why + " (" + cause.getMessage() + ")", cause);
+	}
+
+	/**
+	 * A shard's part failed: its adds fail, its dones wait for a retry after the shard's
+	 * backoff, until their last attempt is due (or the connection was closed: then their
+	 * outcome will never be known). A done's interrupted caller stops waiting.
+	 * @param maybeApplied whether Redis may have run the part: its adds then fail with an
+	 * {@link UnconfirmedAddException}
+	 */
+	private void failed(ShardBatch part, RedisException ex, boolean maybeApplied) {
+		this.outage.failed(ex);
+		boolean closed = this.link.isClosed();
+		for (BatchRequest.Add add : part.adds()) {
+			add.complete(false, maybeApplied ? unconfirmed(add, "no answer from Redis", ex) : ex);
+		}
+		List<BatchRequest.Done> retry = new ArrayList<>();
+		long now = System.nanoTime();
+		for (BatchRequest.Done done : part.dones()) {
+			if (now - done.askUntilNanos > 0 || closed) {
+				done.complete(null);
+			}
+			else {
+				if (done.requester.isInterrupted()) {
+					done.release();
+				}
+				retry.add(done);
+			}
+		}
+		synchronized (this.lock) {
+			this.pending.retryLater(part.shard(), retry, now);
+		}
+	}
+
+}
