@@ -50,23 +50,24 @@ import io.github.workqueue.core.RateLimitingQueue;
  * <p>
  * <b>Concurrency.</b> Thread-safe. Pause and stop are the {@link PauseGate}'s. Each
  * worker owns a {@link WorkerSlot} (of {@link WorkerSlots}); the hand-over of an item
- * between a worker and the give-up happens under that slot's monitor: a worker enters
- * {@code get} only if the container has not given up, and stays in its taking phase until
- * the last step before the method call, where it either records the item as its
- * {@link WorkerSlot#item} and calls the method (the container had not given up) or hands
- * the item to {@link #abandoned} (it had), in one step. The give-up sets {@link #gaveUp},
- * then, slot by slot under the slot's monitor, waits for a worker still taking
- * (interrupting its wait in {@code get}) and reads the slot's item: so every item taken
- * before or during the give-up is seen by it, as in flight or as abandoned, and no worker
- * takes another or calls the method after it. A slot's item is cleared only after
- * {@code done}, so an item that {@code done} queues again is seen in the slot or in the
- * queue, which the give-up drains last. The counters are atomics updated by the workers.
+ * between a worker and the abandonment happens under that slot's monitor: a worker enters
+ * {@code get} only if the container has not abandoned its items, and stays in its taking
+ * phase until the last step before the method call, where it either records the item as
+ * its {@link WorkerSlot#item} and calls the method (the container had not abandoned them)
+ * or hands the item to {@link #abandoned} (it had), in one step. The abandonment at
+ * shutdown sets {@link #abandonedAtShutdown}, then, slot by slot under the slot's
+ * monitor, waits for a worker still taking (interrupting its wait in {@code get}) and
+ * reads the slot's item: so every item taken before or during the abandonment is seen by
+ * it, as in flight or as abandoned, and no worker takes another or calls the method after
+ * it. A slot's item is cleared only after {@code done}, so an item that {@code done}
+ * queues again is seen in the slot or in the queue, which the abandonment drains last.
+ * The counters are atomics updated by the workers.
  */
 final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	private static final Log logger = LogFactory.getLog(QueueWorkerContainer.class);
 
-	/** How long the give-up waits for a worker to come out of {@code get}. */
+	/** How long the abandonment waits for a worker to come out of {@code get}. */
 	private static final long TAKE_EXIT_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
 	/**
@@ -108,7 +109,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	/**
 	 * Set once, when shutdown gives up waiting: no worker method call starts after it.
 	 */
-	private volatile boolean gaveUp;
+	private volatile boolean abandonedAtShutdown;
 
 	private volatile long unfinishedAtShutdown;
 
@@ -177,7 +178,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	void awaitShutdown(long deadlineNanos) throws InterruptedException {
 		this.queue.shutDownWithDrain(Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime())));
 		this.slots.join(deadlineNanos);
-		giveUp();
+		abandonUnfinished();
 		this.running = false;
 	}
 
@@ -186,8 +187,8 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	 * with what is still queued and what was waiting, then interrupts the methods still
 	 * running.
 	 */
-	private void giveUp() {
-		this.gaveUp = true;
+	private void abandonUnfinished() {
+		this.abandonedAtShutdown = true;
 		List<Object> inFlight = new ArrayList<>();
 		List<Thread> running = new ArrayList<>();
 		this.slots.collect(queueName(), System.nanoTime() + TAKE_EXIT_WAIT_NANOS, inFlight, running);
@@ -221,7 +222,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 			}
 		}
 		catch (Throwable ex) {
-			replacement = !this.gaveUp;
+			replacement = !this.abandonedAtShutdown;
 			if (replacement) {
 				this.replacedWorkers.increment();
 			}
@@ -257,7 +258,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	 */
 	private Object nextItem(WorkerSlot slot) {
 		synchronized (slot) {
-			if (this.gaveUp) {
+			if (this.abandonedAtShutdown) {
 				return EXIT;
 			}
 			if (this.gate.isPaused()) {
@@ -305,7 +306,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	private boolean begin(WorkerSlot slot, Object item) {
 		synchronized (slot) {
 			slot.endTake();
-			if (this.gaveUp) {
+			if (this.abandonedAtShutdown) {
 				this.abandoned.add(item);
 				return false;
 			}
@@ -320,7 +321,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	 * container gave up).
 	 */
 	private boolean awaitUnpaused() {
-		return this.gate.awaitOpen() && !this.gaveUp;
+		return this.gate.awaitOpen() && !this.abandonedAtShutdown;
 	}
 
 	private void process(WorkerSlot slot, Object item, int priority) {
@@ -338,7 +339,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 			}
 			finally {
 				// After done: an item added again while it was processing is queued
-				// again by done, so the give-up sees it either here or in the queue.
+				// again by done, so the abandonment sees it either here or in the queue.
 				synchronized (slot) {
 					if (slot.taking) {
 						// The method was never called (an item of the wrong type, say).
@@ -364,7 +365,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 				}
 				return this.method.invoke(item, () -> context(item, priority));
 			});
-			if (Thread.interrupted() && !this.gaveUp) {
+			if (Thread.interrupted() && !this.abandonedAtShutdown) {
 				throw new InterruptedException("the worker method returned with its thread's interrupt status set");
 			}
 		}
@@ -375,7 +376,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 			// The worker goes on: an interrupt ends its wait only when the container
 			// stops.
 			boolean interrupted = Thread.interrupted() || failure instanceof InterruptedException;
-			if (this.gaveUp && interrupted) {
+			if (this.abandonedAtShutdown && interrupted) {
 				logger.info("Queue '" + queueName() + "': the method processing item '" + item
 						+ "' ended on the shutdown's interrupt; the item is named in the shutdown report");
 				return;

@@ -15,7 +15,7 @@ import io.github.workqueue.spring.QueueWorkerContainer.Processing;
 /**
  * A container's worker slots, and what is read or done across all of them: the gauges
  * (items processing, the longest running), the wait for their threads at shutdown, and
- * the give-up's collection of what they hold.
+ * the abandonment's collection of what they hold.
  *
  * <p>
  * <b>Concurrency.</b> Thread-safe: the array is fixed at construction, and every slot's
@@ -109,9 +109,10 @@ final class WorkerSlots {
 	}
 
 	/**
-	 * The give-up's pass over the slots, once the container gave up: slot by slot, under
-	 * its monitor, waits for a worker still in {@code get} to come out (interrupting the
-	 * wait; it then sees that the container gave up) and reads the slot's item.
+	 * The abandonment's pass over the slots, once the container abandoned its items: slot
+	 * by slot, under its monitor, waits for a worker still in {@code get} to come out
+	 * (interrupting the wait; it then sees that the container gave up) and reads the
+	 * slot's item.
 	 * @param queueName for the log
 	 * @param waitUntil {@link System#nanoTime()} to stop waiting for a worker at
 	 * @param inFlight receives the items the workers hold
