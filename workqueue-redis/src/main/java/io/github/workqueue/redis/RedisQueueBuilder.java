@@ -14,6 +14,7 @@ import io.github.workqueue.core.ratelimit.RateLimiter;
 import io.github.workqueue.core.ratelimit.RateLimiters;
 import io.github.workqueue.redis.internal.DefaultRedisQueue;
 import io.github.workqueue.redis.internal.RedisQueueMetrics;
+import io.github.workqueue.redis.internal.RedisQueueSettings;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -298,7 +299,7 @@ public final class RedisQueueBuilder {
 		RedisQueueMetrics metrics = (this.metricsProvider != MetricsProvider.noop())
 				? new RedisQueueMetrics(this.name, this.metricsProvider, this.defaultPriority) : null;
 		Duration longestBlock = (this.redisTimeMicros != null) ? Duration.ofMillis(10) : Duration.ofSeconds(1);
-		return new DefaultRedisQueue<>(new DefaultRedisQueue.Settings<>(this.name, this.prefix, this.shards,
+		return new DefaultRedisQueue<>(new RedisQueueSettings<>(this.name, this.prefix, this.shards,
 				this.connection.link(), codec, this.holder, this.leaseDuration, this.maxRedeliveries,
 				(RateLimiter<? super T>) this.rateLimiter, this.redisTimeMicros, longestBlock, this.prefetch, metrics,
 				this.defaultPriority, (FairnessKeyExtractor<? super T>) this.fairness, this.lateDoneListener,

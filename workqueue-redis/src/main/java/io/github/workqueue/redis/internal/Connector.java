@@ -20,7 +20,7 @@ import io.lettuce.core.api.StatefulConnection;
  * waits for it with a bound ({@link #bound()}), or not at all.
  *
  * <p>
- * Thread-safe. The threads are daemons named {@code workqueue-redis-connect-N}, made when
+ * Thread-safe. The threads are daemons named {@code workqueue-redis-helper-N}, made when
  * a connect starts and ended after a minute unused; a connect that Lettuce never ends
  * keeps its thread, and whoever waited for it has given up at the bound.
  */

@@ -251,8 +251,11 @@ public final class RedisLink implements AutoCloseable {
 			String... args) {
 		LinkCommands current = commands();
 		RedisFuture<R> reply = firstTry(current, script, type, keys, args);
-		Supplier<CompletableFuture<Long>> replicas = (ack != null)
-				? () -> current.replicaWait().send(keys[0], ack.replicas(), ack.timeout().toMillis()) : null;
+		// WAIT leaves from a helper thread, not from the event loop that completed the
+		// script: Lettuce's write takes a lock that another writer may hold.
+		Supplier<CompletableFuture<Long>> replicas = (ack != null) ? () -> CompletableFuture
+			.supplyAsync(() -> current.replicaWait().send(keys[0], ack.replicas(), ack.timeout().toMillis()), helpers())
+			.thenCompose((wait) -> wait) : null;
 		Duration timeout = (ack != null) ? current.timeout().plus(ack.timeout()) : current.timeout();
 		return new SentScript<>(reply.toCompletableFuture(),
 				(failure) -> secondTry(current, failure, script, type, keys, args), timeout, replicas);

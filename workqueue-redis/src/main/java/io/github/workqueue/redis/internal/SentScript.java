@@ -54,8 +54,9 @@ final class SentScript<R> {
 	/**
 	 * Calls back once the reply came or the command failed, and, for a script followed by
 	 * {@code WAIT}, once a reply that came was followed by WAIT's; on the thread that
-	 * ended it (mostly a Lettuce event loop): the callback must neither block nor wait
-	 * for a lock held across I/O.
+	 * ended it (mostly a Lettuce event loop; the {@code WAIT} is sent by the supplier
+	 * given, off that thread): the callback must neither block nor wait for a lock held
+	 * across I/O.
 	 */
 	void whenAnswered(Runnable callback) {
 		Supplier<CompletableFuture<Long>> wait = this.replicas;

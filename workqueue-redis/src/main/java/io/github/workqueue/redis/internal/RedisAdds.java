@@ -1,0 +1,210 @@
+package io.github.workqueue.redis.internal;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+
+import io.github.workqueue.core.AddOptions;
+import io.github.workqueue.core.FairnessKeyExtractor;
+import io.github.workqueue.core.internal.AddAllItems;
+import io.github.workqueue.redis.ItemCodec;
+import io.github.workqueue.redis.RedisQueue;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * Every way an item is added to a shared queue: plain and prioritised adds ride in the
+ * batches ({@link Batcher}), one at a time or many together; delayed and rate-limited
+ * adds run a script of their own ({@link ScriptedAdds}). An add after this instance began
+ * to shut down is dropped, counted and logged. The metrics count an add that made its
+ * item dirty, and a delayed or rate-limited add as a retry.
+ *
+ * <p>
+ * <b>Concurrency.</b> Thread-safe: it keeps no state of its own.
+ *
+ * @param <T> the type of the items
+ */
+final class RedisAdds<T> {
+
+	private static final System.Logger logger = System.getLogger(RedisQueue.class.getName());
+
+	private static final ObjectMapper JSON = new ObjectMapper();
+
+	private final String name;
+
+	private final ItemCodec<T> codec;
+
+	private final Batcher batcher;
+
+	private final ScriptedAdds scripted;
+
+	private final @Nullable RedisQueueMetrics metrics;
+
+	private final int defaultPriority;
+
+	private final @Nullable FairnessKeyExtractor<? super T> fairness;
+
+	/**
+	 * Default priority 0 and no fairness: delayed and rate-limited adds that name no
+	 * priority run the scripts without priorities.
+	 */
+	private final boolean plain;
+
+	private final BooleanSupplier shuttingDown;
+
+	record Setup<T>(String name, ItemCodec<T> codec, @Nullable RedisQueueMetrics metrics, int defaultPriority,
+			@Nullable FairnessKeyExtractor<? super T> fairness) {
+	}
+
+	/**
+	 * @param shuttingDown whether this instance is shutting down
+	 */
+	RedisAdds(Setup<T> setup, Batcher batcher, ScriptedAdds scripted, BooleanSupplier shuttingDown) {
+		this.name = setup.name();
+		this.codec = setup.codec();
+		this.metrics = setup.metrics();
+		this.defaultPriority = setup.defaultPriority();
+		this.fairness = setup.fairness();
+		this.plain = this.defaultPriority == 0 && this.fairness == null;
+		this.batcher = batcher;
+		this.scripted = scripted;
+		this.shuttingDown = shuttingDown;
+	}
+
+	/** See {@link RedisQueue#addAll(Collection)}. */
+	void addAll(Collection<? extends T> items) {
+		addAllNow(AddAllItems.checked(items), this.defaultPriority);
+	}
+
+	/** See {@link DefaultRedisQueue#addAll(Collection, AddOptions)}. */
+	void addAll(Collection<? extends T> items, AddOptions options) {
+		Objects.requireNonNull(options, "options");
+		List<T> checked = AddAllItems.checked(items);
+		long delayMicros = options.delay().isNegative() ? 0 : LimiterSpec.micros(options.delay());
+		if (delayMicros > 0 || options.isRateLimited()) {
+			checked.forEach((item) -> add(item, options));
+		}
+		else {
+			addAllNow(checked, options.priorityOr(this.defaultPriority));
+		}
+	}
+
+	/** Adds the items at the priority together, in the next batches. */
+	private void addAllNow(List<T> items, int priority) {
+		List<BatchRequest.Add> requests = new ArrayList<>(items.size());
+		for (T item : items) {
+			String encoded = encode(item);
+			if (!droppedAfterShutdown(item)) {
+				requests.add(this.batcher.request(encoded, priority, fairnessJson(item)));
+			}
+		}
+		if (!requests.isEmpty()) {
+			RedisQueueMetrics counted = this.metrics;
+			this.batcher.addAll(requests, (counted != null) ? counted::added : () -> {
+			});
+		}
+	}
+
+	/**
+	 * Adds with options: without a delay or rate-limiting in the next batch, otherwise by
+	 * a script of its own ({@code addWith.lua}), counted as a retry.
+	 * @return the delay used, zero when the add was dropped
+	 */
+	Duration add(T item, AddOptions options) {
+		Objects.requireNonNull(options, "options");
+		String encoded = encode(item);
+		if (droppedAfterShutdown(item)) {
+			return Duration.ZERO;
+		}
+		long delayMicros = options.delay().isNegative() ? 0 : LimiterSpec.micros(options.delay());
+		int priority = options.priorityOr(this.defaultPriority);
+		if (delayMicros == 0 && !options.isRateLimited()) {
+			boolean made = this.batcher.add(this.batcher.request(encoded, priority, fairnessJson(item)));
+			if (made && this.metrics != null) {
+				this.metrics.added();
+			}
+			return Duration.ZERO;
+		}
+		if (this.metrics != null) {
+			this.metrics.retried();
+		}
+		List<Long> made = this.scripted.addWith(encoded, priority, fairnessJson(item), delayMicros,
+				options.isRateLimited());
+		if (made.get(0) == 1 && made.get(1) <= 0 && this.metrics != null) {
+			this.metrics.added();
+		}
+		return Duration.ofNanos(Math.max(0, made.get(1)) * 1000);
+	}
+
+	/** See {@link RedisQueue#addAfter}. */
+	void addAfter(T item, Duration delay) {
+		Objects.requireNonNull(delay, "delay");
+		if (!this.plain) {
+			add(item, AddOptions.delay(delay));
+			return;
+		}
+		String encoded = encode(item);
+		if (droppedAfterShutdown(item)) {
+			return;
+		}
+		if (this.metrics != null) {
+			this.metrics.retried();
+		}
+		long micros = delay.isNegative() ? 0 : LimiterSpec.micros(delay);
+		if (micros == 0) {
+			add(item, AddOptions.defaults());
+			return;
+		}
+		this.scripted.addAfter(encoded, micros);
+	}
+
+	/** See {@link RedisQueue#addRateLimited}. */
+	Duration addRateLimited(T item) {
+		if (!this.plain) {
+			return add(item, AddOptions.rateLimited());
+		}
+		String encoded = encode(item);
+		if (droppedAfterShutdown(item)) {
+			return Duration.ZERO;
+		}
+		if (this.metrics != null) {
+			this.metrics.retried();
+		}
+		return this.scripted.addRateLimited(encoded);
+	}
+
+	/** The item's fairness keys, as the extractor gives them. */
+	List<String> fairnessKeysOf(T item) {
+		return FairnessKeyExtractor.keysOf(this.fairness, item, this.name);
+	}
+
+	boolean hasFairness() {
+		return this.fairness != null;
+	}
+
+	private String fairnessJson(T item) {
+		return (this.fairness != null) ? JSON.writeValueAsString(fairnessKeysOf(item)) : "";
+	}
+
+	private String encode(T item) {
+		Objects.requireNonNull(item, "item");
+		return this.codec.encode(item);
+	}
+
+	private boolean droppedAfterShutdown(T item) {
+		if (!this.shuttingDown.getAsBoolean()) {
+			return false;
+		}
+		if (this.metrics != null) {
+			this.metrics.droppedAfterShutdown();
+		}
+		logger.log(Level.DEBUG,
+				() -> "workqueue '" + this.name + "' is shutting down on this instance: dropped " + item);
+		return true;
+	}
+
+}
