@@ -163,11 +163,11 @@ if optionCount > 0 then
     end
     if #newPrios > 0 then
       redis.call('HSET', PRIO, unpack(newPrios))
-      present[PRIO] = true
+      existing[PRIO] = true
     end
     if #newKeys > 0 then
       redis.call('HSET', FAIR, unpack(newKeys))
-      present[FAIR] = true
+      existing[FAIR] = true
     end
     -- prioritize writes neither DIRTY nor INFLIGHT: what was read above still holds.
     supersede(items, waiting)

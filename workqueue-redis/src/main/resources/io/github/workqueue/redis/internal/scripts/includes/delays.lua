@@ -41,7 +41,7 @@ local function addAfter(item, delay)
     return 0
   end
   redis.call('ZADD', WAITING, int(ready), item)
-  present[WAITING] = true
+  existing[WAITING] = true
   if not current then
     redis.call('HSET', ORDER, item, redis.call('HINCRBY', COUNTERS, 'order', 1))
   end

@@ -44,16 +44,6 @@ local function levels()
     return node .. '/' .. entry, false
   end
 
-  -- Whether a key of the trees exists: read once per script, then kept by the writes below.
-  local function has(key)
-    local found = known[key]
-    if found == nil then
-      found = redis.call('EXISTS', key) == 1
-      known[key] = found
-    end
-    return found
-  end
-
   -- Takes an entry out of a turns list, the one at the back (where a take has just put it)
   -- when none is named; returns whether the list still has entries.
   local function dropTurn(turns, entry)
@@ -62,8 +52,8 @@ local function levels()
     else
       redis.call('RPOP', turns)
     end
-    known[turns] = nil
-    return has(turns)
+    existing[turns] = nil
+    return exists(turns)
   end
 
   local function countReady(priority, delta)
@@ -74,7 +64,7 @@ local function levels()
   -- A priority whose tree has no ready item left leaves the levels.
   local function dropLevel(priority)
     redis.call('ZREM', LEVELS, priority)
-    present[LEVELS] = redis.call('EXISTS', LEVELS) == 1
+    existing[LEVELS] = redis.call('EXISTS', LEVELS) == 1
   end
 
   -- Makes the node of an item's keys ready for the item, which the caller gives it at once,
@@ -87,18 +77,18 @@ local function levels()
   local function activate(priority, keys)
     local nodes = pathOf(priority, keys)
     local node = nodes[#nodes]
-    if known[node] then
+    if existing[node] then
       return node
     end
     local turns = turnsOf(node)
-    if known[node] == nil and known[turns] == nil then
-      known[node], known[turns] = existEach(node, turns)
+    if existing[node] == nil and existing[turns] == nil then
+      existing[node], existing[turns] = existEach(node, turns)
     end
-    if has(node) then
+    if exists(node) then
       return node
     end
-    known[node] = true
-    if has(turns) then
+    existing[node] = true
+    if exists(turns) then
       redis.call('RPUSH', turns, '$')
       return node
     end
@@ -106,12 +96,12 @@ local function levels()
     for depth = #keys, 1, -1 do
       local parent = nodes[depth]
       turns = turnsOf(parent)
-      if has(turns) then
+      if exists(turns) then
         redis.call('RPUSH', turns, entry)
         return node
       end
-      known[turns] = true
-      if has(parent) then
+      existing[turns] = true
+      if exists(parent) then
         redis.call('RPUSH', turns, '$', entry)
         if depth > 1 then
           local seg = segment(keys, depth - 1)
@@ -126,7 +116,7 @@ local function levels()
       end
     end
     redis.call('ZADD', LEVELS, priority, priority)
-    present[LEVELS] = true
+    existing[LEVELS] = true
     return node
   end
 
@@ -169,7 +159,7 @@ local function levels()
   local function treePopFlat(priority, count, items)
     local root = rootOf(priority)
     local turns = turnsOf(root)
-    if known[turns] == false then
+    if existing[turns] == false then
       return nil
     end
     local entries = redis.call('LRANGE', turns, 0, count - 1)
@@ -209,7 +199,7 @@ local function levels()
     local popped, cursor = {}, {}
     for i, n in pairs(wanted) do
       popped[i], cursor[i] = redis.call('ZPOPMIN', nodes[i], n), 1
-      known[nodes[i]] = left[i] > 0
+      existing[nodes[i]] = left[i] > 0
     end
     for _, i in ipairs(served) do
       items[#items + 1] = popped[i][cursor[i]]
@@ -225,11 +215,11 @@ local function levels()
     end
     if #kept > 0 then
       redis.call('RPUSH', turns, unpack(kept))
-      known[turns] = true
+      existing[turns] = true
       return false
     end
-    known[turns] = nil
-    if has(turns) then
+    existing[turns] = nil
+    if exists(turns) then
       return false
     end
     dropLevel(priority)
@@ -250,13 +240,13 @@ local function levels()
     end
     local path = {}
     local node = rootOf(priority)
-    local ownOnly = known[turnsOf(node)] == false
+    local ownOnly = existing[turnsOf(node)] == false
     while not ownOnly do
       local turns = turnsOf(node)
       local entry = redis.call('LMOVE', turns, turns, 'LEFT', 'RIGHT')
       if not entry then
         -- Only a root has no mark to say it has no turns.
-        known[turns], ownOnly = false, true
+        existing[turns], ownOnly = false, true
         break
       end
       path[#path + 1] = node
@@ -276,10 +266,10 @@ local function levels()
     local active
     if #popped / 2 < count then
       active = false
-      known[node] = false
+      existing[node] = false
     else
-      known[node] = nil
-      active = has(node)
+      existing[node] = nil
+      active = exists(node)
     end
     -- A node whose own items were served from its turns is the last of the path: up from
     -- there, each emptied entry is at the back of its turns.
@@ -301,13 +291,13 @@ local function levels()
     local node = nodes[#nodes]
     local sequence = redis.call('ZSCORE', node, item)
     redis.call('ZREM', node, item)
-    known[node] = nil
+    existing[node] = nil
     -- A node left without own items drops '$' from its turns, or, having none, is the
     -- marked entry of its parent.
-    local active = has(node)
+    local active = exists(node)
     local mark = ''
     if not active then
-      if has(turnsOf(node)) then
+      if exists(turnsOf(node)) then
         active = dropTurn(turnsOf(node), '$')
       else
         mark = '='
@@ -337,7 +327,7 @@ local function levels()
     if exists(READY) then
       local all = redis.call('ZRANGE', READY, 0, -1, 'WITHSCORES')
       redis.call('DEL', READY, SEQ)
-      present[READY] = false
+      existing[READY] = false
       local members = {}
       for i = 1, #all, 2 do
         gather(members, 0 - tonumber(all[i + 1]), {}, tonumber(string.sub(all[i], 1, 16)) - SEQ_OFFSET,
@@ -347,7 +337,8 @@ local function levels()
     end
   end
 
-  local function isPresent(item)
+  -- Whether the item is in the queue at all: dirty, in flight or waiting.
+  local function inQueue(item)
     return redis.call('HEXISTS', DIRTY, item) == 1 or redis.call('HEXISTS', INFLIGHT, item) == 1
       or (exists(WAITING) and redis.call('ZSCORE', WAITING, item) ~= false)
   end
@@ -355,14 +346,14 @@ local function levels()
   -- An add's priority: a new item takes it; a present one keeps the higher of its own and the
   -- add's, and a ready one moves to its new priority keeping the moment it became ready.
   local function prioritize(item, priority, keys)
-    if not isPresent(item) then
+    if not inQueue(item) then
       if priority ~= 0 then
         redis.call('HSET', PRIO, item, priority)
-        present[PRIO] = true
+        existing[PRIO] = true
       end
       if keys ~= '' then
         redis.call('HSET', FAIR, item, keys)
-        present[FAIR] = true
+        existing[FAIR] = true
       end
       return
     end
@@ -372,7 +363,7 @@ local function levels()
     end
     local ready = redis.call('HEXISTS', DIRTY, item) == 1 and redis.call('HEXISTS', INFLIGHT, item) == 0
     redis.call('HSET', PRIO, item, priority)
-    present[PRIO] = true
+    existing[PRIO] = true
     if not ready then
       return
     end

@@ -28,7 +28,7 @@ end
 
 local function park(item, reason)
   redis.call('HSET', PARKED, item, reason)
-  present[PARKED] = true
+  existing[PARKED] = true
   redis.call('HINCRBY', COUNTERS, 'parked', 1)
 end
 

@@ -12,7 +12,7 @@ local function reapExpired(maxExpiries)
     redis.call('HDEL', INFLIGHT, item)
     redis.call('HINCRBY', COUNTERS, 'redeliveries', 1)
     local times = redis.call('HINCRBY', EXPIRIES, item, 1)
-    present[EXPIRIES] = true
+    existing[EXPIRIES] = true
     if maxExpiries >= 0 and times > maxExpiries then
       redis.call('HDEL', DIRTY, item)
       redis.call('HDEL', EXPIRIES, item)

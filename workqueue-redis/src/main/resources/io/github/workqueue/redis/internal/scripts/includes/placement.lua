@@ -129,9 +129,9 @@ local function readyCount()
     return total
   end
   -- After a take from READY its existence is unknown: its size answers that too.
-  if present[READY] ~= false then
+  if existing[READY] ~= false then
     local size = redis.call('ZCARD', READY)
-    present[READY] = size > 0
+    existing[READY] = size > 0
     if size > 0 then
       return size
     end

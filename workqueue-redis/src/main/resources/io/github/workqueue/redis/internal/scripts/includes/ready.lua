@@ -37,7 +37,7 @@ local function readyAddAll(items, prios, front)
     redis.call('ZADD', READY, unpack(members, from, to))
     redis.call('HSET', SEQ, unpack(codes, from, to))
   end
-  present[READY] = true
+  existing[READY] = true
 end
 
 -- Moves the FIFO (priority 0, no keys) into READY, in its order.
@@ -64,9 +64,9 @@ local function readyPop(count)
     redis.call('HDEL', SEQ, unpack(items))
   end
   if #items < count then
-    present[READY] = false
+    existing[READY] = false
   else
-    present[READY] = nil
+    existing[READY] = nil
   end
   return items, prios
 end

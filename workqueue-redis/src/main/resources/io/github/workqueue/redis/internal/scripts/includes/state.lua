@@ -49,22 +49,24 @@ local function existEach(a, b, c, d)
   return found % 2 == 1, found % 4 >= 2, found % 8 >= 4, found >= 8
 end
 
--- Whether a key exists, asked once per script and then kept up to date by the functions
--- below that write it: most items are never waiting, parked or expired, so the commands that
--- would clean them up are skipped while their key is absent. A key taken for present that a
--- command of this script emptied costs a command that finds nothing, never a skipped one. The
--- four keys of priorities and fairness that say where the ready items are are asked together,
--- one command whatever the queue uses.
-local present
+-- Whether a key exists: the one question this code asks of a key's existence, for the queue's
+-- keys and the fairness trees' alike. Asked of Redis once per script, then kept up to date in
+-- `existing` by the functions that write the key (nil: not known): most items are never
+-- waiting, parked or expired, so the commands that would clean them up are skipped while their
+-- key is absent, and a batch of many items reads a tree's node once. A key taken for existing
+-- that a command of this script emptied costs a command that finds nothing, never a skipped
+-- one. The four keys of priorities and fairness that say where the ready items are are asked
+-- together, one command whatever the queue uses (existEach).
+local existing
 local function exists(key)
-  if present[key] == nil then
+  if existing[key] == nil then
     if key == PRIO or key == FAIR or key == LEVELS or key == READY then
-      present[PRIO], present[FAIR], present[LEVELS], present[READY] = existEach(PRIO, FAIR, LEVELS, READY)
+      existing[PRIO], existing[FAIR], existing[LEVELS], existing[READY] = existEach(PRIO, FAIR, LEVELS, READY)
     else
-      present[key] = redis.call('EXISTS', key) == 1
+      existing[key] = redis.call('EXISTS', key) == 1
     end
   end
-  return present[key]
+  return existing[key]
 end
 
 -- Priorities and fairness (DESIGN.md, "Priority and fairness"), in keys named after QUEUE (its
@@ -99,11 +101,9 @@ end
 -- getters once for all.
 local queued
 
--- Also kept for the whole script, so that a batch of many items pays for each once: the ready
--- counts not yet written to COUNT (endScript() writes them), and which keys of the trees (a node's
--- own items, a turns list) are known to exist, as read or written.
+-- Also kept for the whole script, so that a batch of many items pays for them once: the ready
+-- counts not yet written to COUNT (endScript() writes them).
 local pendingCount, pendingAll
-local known
 
 -- Items that became ready in this script while nothing else was ready, kept in Lua instead of in
 -- READY or the trees because the script is going to take them all itself (a batch whose idle
@@ -129,7 +129,7 @@ local function begin(keys, argv)
   end
   PRIO, FAIR, LEVELS, COUNT = QUEUE .. ':prio', QUEUE .. ':fair', QUEUE .. ':levels', QUEUE .. ':count'
   READY, SEQ = QUEUE .. ':ready', QUEUE .. ':seq'
-  present, queued = {}, 0
-  pendingCount, pendingAll, known = {}, 0, {}
+  existing, queued = {}, 0
+  pendingCount, pendingAll = {}, 0
   passing, passLimit = nil, 0
 end
