@@ -1,13 +1,13 @@
-// The workqueue dashboard's cards, reads and writes (format.js and charts.js come first). It reads GET <endpoint>?since=<millis> and writes
-// POST <endpoint>/<queue> {"action": ...}: the workqueues Actuator endpoint, with its
-// exposure, access rules and security. Data is only ever put in the page as text.
+// The workqueue dashboard's page: a card per queue with its figures, charts and actions, read
+// every few seconds (format.js, charts.js, endpoint.js and lists.js come first). Data is only
+// ever put in the page as text.
 'use strict';
 
 (() => {
-	const { element, svgElement, seconds, perSecond, clock, count, table } = window.workqueueFormat;
+	const { element, seconds, clock, count } = window.workqueueFormat;
 	const { chart, draw } = window.workqueueCharts;
+	const { read, write } = window.workqueueEndpoint;
 	const body = document.body;
-	const endpoint = body.dataset.endpoint;
 	const refreshMillis = Number(body.dataset.refreshMillis) || 2000;
 	const historyMillis = Number(body.dataset.historyMillis) || 600000;
 	// Without write access to the endpoint, the page offers no action that would be
@@ -17,6 +17,7 @@
 	const message = document.getElementById('message');
 	const updated = document.getElementById('updated');
 	const live = document.getElementById('live');
+	const { leases, instances, deadLetters, filterDeadLetters } = window.workqueueLists(act, writes);
 
 	const cards = new Map();
 	const history = new Map();
@@ -25,7 +26,6 @@
 	let readFailed = false;
 	// When the page last read the endpoint: figures older than this are stale.
 	let lastRead = null;
-	const FETCH_TIMEOUT_MILLIS = 5000;
 
 	const RATES = [
 		{ key: 'addsPerSecond', label: 'adds/s', color: '#2563eb' },
@@ -46,8 +46,6 @@
 	const OLDEST = [
 		{ key: 'oldestReadySeconds', label: 'oldest ready', color: '#b45309' },
 	];
-	// The dead letters listed at a time; older ones are paged.
-	const DEAD_LETTERS_PAGE = 100;
 
 	function show(text, kind) {
 		message.textContent = text;
@@ -55,71 +53,11 @@
 		message.hidden = false;
 	}
 
-	// A fetch that gives up after FETCH_TIMEOUT_MILLIS, so that a stuck application never
-	// freezes the page.
-	function timedFetch(url, options) {
-		const controller = new AbortController();
-		const timeout = setTimeout(() => controller.abort(), FETCH_TIMEOUT_MILLIS);
-		return fetch(url, { ...options, signal: controller.signal })
-			.catch((error) => {
-				throw (error.name === 'AbortError')
-					? new Error('no answer within ' + FETCH_TIMEOUT_MILLIS / 1000 + ' s') : error;
-			})
-			.finally(() => clearTimeout(timeout));
-	}
-
-	function readError(status) {
-		if (status === 404) {
-			return 'The workqueues endpoint is not there (HTTP 404): add workqueues to '
-				+ 'management.endpoints.web.exposure.include.';
-		}
-		if (status === 401 || status === 403) {
-			return 'Not allowed to read the workqueues endpoint (HTTP ' + status + '): sign in with the access it requires.';
-		}
-		return 'The workqueues endpoint answered HTTP ' + status + '.';
-	}
-
-	function writeError(status, detail) {
-		if (status === 405 || status === 404) {
-			return 'Refused (HTTP ' + status + '): this application does not allow writes to the workqueues endpoint '
-				+ '(management.endpoint.workqueues.access is read-only or none).';
-		}
-		if (status === 401 || status === 403) {
-			return 'Refused (HTTP ' + status + '): you lack the access the workqueues endpoint requires for writes.';
-		}
-		return 'Refused (HTTP ' + status + ')' + (detail ? ': ' + detail : '.');
-	}
-
-	function cookie(name) {
-		const match = document.cookie.split('; ').find((entry) => entry.startsWith(name + '='));
-		return match ? decodeURIComponent(match.substring(name.length + 1)) : null;
-	}
-
-	async function write(queue, payload, done) {
-		const headers = { 'Content-Type': 'application/json', Accept: 'application/json' };
-		const token = cookie('XSRF-TOKEN');
-		if (token) {
-			headers['X-XSRF-TOKEN'] = token;
-		}
-		let response;
-		try {
-			response = await timedFetch(endpoint + '/' + encodeURIComponent(queue),
-				{ method: 'POST', headers, body: JSON.stringify(payload), credentials: 'same-origin' });
-		}
-		catch (error) {
-			show('Could not reach the application: ' + error.message, 'error');
-			return;
-		}
-		if (!response.ok) {
-			let detail = '';
-			try {
-				const problem = await response.json();
-				detail = problem.error || problem.message || '';
-			}
-			catch (ignored) {
-				// No JSON body: the status says it all.
-			}
-			show(writeError(response.status, detail), 'error');
+	// Writes through the endpoint, then says how it went and reads again.
+	async function act(queue, payload, done) {
+		const refused = await write(queue, payload);
+		if (refused) {
+			show(refused, 'error');
 			return;
 		}
 		show(done, 'ok');
@@ -138,9 +76,9 @@
 			title: 'Pause the workers of this instance (other instances go on)' }, 'Pause here');
 		const resume = element('button', { type: 'button', 'data-action': 'resume', hidden: '',
 			title: 'Resume the workers of this instance' }, 'Resume here');
-		pause.addEventListener('click', () => write(name, { action: 'pause' },
+		pause.addEventListener('click', () => act(name, { action: 'pause' },
 			'Paused the workers of ' + name + ' on this instance.'));
-		resume.addEventListener('click', () => write(name, { action: 'resume' },
+		resume.addEventListener('click', () => act(name, { action: 'resume' },
 			'Resumed the workers of ' + name + ' on this instance.'));
 		// A Redis queue also pauses on every instance, a state kept in Redis.
 		const pauseEverywhere = element('button', { type: 'button', 'data-action': 'pause-everywhere', hidden: '',
@@ -149,10 +87,10 @@
 			title: 'Every instance takes items of this queue again' }, 'Resume everywhere');
 		pauseEverywhere.addEventListener('click', () => {
 			if (window.confirm('Pause ' + name + ' on every instance? No instance takes its items until it is resumed.')) {
-				write(name, { action: 'pause-everywhere' }, 'Paused ' + name + ' on every instance.');
+				act(name, { action: 'pause-everywhere' }, 'Paused ' + name + ' on every instance.');
 			}
 		});
-		resumeEverywhere.addEventListener('click', () => write(name, { action: 'resume-everywhere' },
+		resumeEverywhere.addEventListener('click', () => act(name, { action: 'resume-everywhere' },
 			'Resumed ' + name + ' on every instance.'));
 		const queueWide = element('dl');
 		['Depth', 'Oldest ready', 'Waiting', 'In flight', 'Dead letters', 'Redelivered'].forEach((label, i) =>
@@ -173,7 +111,7 @@
 			element('div', { class: 'priorities', 'data-field': 'priorities' }),
 			element('div', { class: 'priorities', 'data-field': 'informer' }),
 			element('div', { class: 'charts' },
-				chart('Depth, items (queue-wide on Redis)', 'depth', DEPTH),
+				chart('Depth, items', 'depth', DEPTH),
 				chart('Oldest ready item, seconds since its add', 'oldest', OLDEST),
 				chart('Adds, completions and retries, per second (this instance)', 'rates', RATES),
 				chart('Queue wait, seconds, log scale (this instance)', 'latency', WAITS),
@@ -263,6 +201,11 @@
 		const oldest = samples.length ? samples[samples.length - 1].oldestReadySeconds : null;
 		set(section, 'oldestReady', shared ? 'not kept on Redis' : seconds(oldest));
 		section.querySelector('[data-chart="oldest"]').parentNode.hidden = Boolean(shared);
+		const depthCaption = section.querySelector('[data-chart="depth"]').parentNode.querySelector('figcaption');
+		const depthTitle = shared ? 'Depth, items (queue-wide on Redis)' : 'Depth, items';
+		if (depthCaption.textContent !== depthTitle) {
+			depthCaption.textContent = depthTitle;
+		}
 		set(section, 'waiting', count(queue.waiting));
 		set(section, 'inFlight', count(shared ? shared.inFlight : (workers ? workers.processing : null)));
 		set(section, 'deadLetters', count(queue.deadLetterCount));
@@ -352,187 +295,6 @@
 		history.set(name, kept);
 	}
 
-	function leases(name, entry, queue) {
-		const target = entry.section.querySelector('[data-field="lease-list"]');
-		const summary = entry.section.querySelector('[data-section="in-flight"] summary');
-		const shared = queue.shared;
-		if (!shared) {
-			const workers = queue.workers;
-			const items = workers ? workers.items || [] : [];
-			summary.textContent = 'In flight (' + (workers ? workers.processing : 0) + ')';
-			const key = JSON.stringify(items.map((item) => [item.item, Math.round(item.ageSeconds)]));
-			if (key === entry.lastLeases) {
-				return;
-			}
-			entry.lastLeases = key;
-			target.replaceChildren(items.length === 0 ? element('p', { class: 'empty' }, 'Nothing is being processed.')
-				: table(['Item', 'Processing for'], items.map((item) =>
-					element('tr', { 'data-item': item.item }, element('td', { class: 'item' }, item.item),
-						element('td', { class: 'num' }, seconds(item.ageSeconds))))));
-			return;
-		}
-		const sorted = [...shared.leases].sort((a, b) => b.leaseAgeSeconds - a.leaseAgeSeconds);
-		const key = JSON.stringify(sorted.map((lease) => [lease.item, lease.holder, Math.round(lease.leaseAgeSeconds)]));
-		summary.textContent = 'In flight (' + sorted.length + ', all instances)';
-		if (key === entry.lastLeases) {
-			return;
-		}
-		entry.lastLeases = key;
-		if (sorted.length === 0) {
-			target.replaceChildren(element('p', { class: 'empty' }, 'No item is under a lease.'));
-			return;
-		}
-		target.replaceChildren(table(['Item', 'Holder', 'Lease age', 'Expires'], sorted.map((lease) =>
-			element('tr', { 'data-item': lease.item, class: lease.expiresInSeconds < 0 ? 'expired' : '' },
-				element('td', { class: 'item' }, lease.item),
-				element('td', {}, lease.holder + (lease.holder === shared.instance ? ' (this instance)'
-					: (notSeen(shared, lease.holder) ? ' (not seen for ' + (notSeen(shared, lease.holder).lastSeenSecondsAgo
-						? seconds(notSeen(shared, lease.holder).lastSeenSecondsAgo) : 'a while') + ')' : ''))),
-				element('td', { class: 'num' }, seconds(lease.leaseAgeSeconds)),
-				element('td', { class: 'num' }, lease.expiresInSeconds < 0
-					? 'expired ' + seconds(-lease.expiresInSeconds) + ' ago, awaiting redelivery (holder not renewing)'
-					: 'in ' + seconds(lease.expiresInSeconds))))));
-	}
-
-	// An instance not seen for this long (it writes a heartbeat a second) is likely gone.
-	const NOT_SEEN_SECONDS = 5;
-
-	function notSeen(shared, holder) {
-		const instance = (shared.instances || []).find((candidate) => candidate.holder === holder);
-		return !instance || instance.lastSeenSecondsAgo > NOT_SEEN_SECONDS ? instance || {} : null;
-	}
-
-	function instances(entry, shared) {
-		const details = entry.section.querySelector('[data-section="instances"]');
-		details.hidden = !shared;
-		if (!shared) {
-			return;
-		}
-		const list = shared.instances || [];
-		details.querySelector('summary').textContent = 'Instances (' + list.length + ')';
-		entry.section.querySelector('[data-field="instance-list"]').replaceChildren(list.length === 0
-			? element('p', { class: 'empty' }, 'No instance has reported yet.')
-			: table(['Instance', 'In flight', 'Waiting in get', 'Leased ahead', 'Last seen'], list.map((instance) =>
-				element('tr', { 'data-instance': instance.holder,
-					class: instance.lastSeenSecondsAgo > NOT_SEEN_SECONDS ? 'expired' : '' },
-				element('td', { class: 'item' }, instance.holder + (instance.holder === shared.instance ? ' (this instance)' : '')),
-				element('td', { class: 'num' }, count(instance.inFlight)),
-				element('td', { class: 'num' }, count(instance.waitingInGet)),
-				element('td', { class: 'num' }, count(instance.leasedAhead)),
-				element('td', { class: 'num' }, seconds(Math.max(0, instance.lastSeenSecondsAgo)) + ' ago'
-					+ (instance.lastSeenSecondsAgo > NOT_SEEN_SECONDS ? ' (not seen: stopped or cut off?)' : ''))))));
-	}
-
-	// The items that left without success: given up by the workers, and on Redis parked.
-	// The first page of dead letters comes with every read; an older page is read on its
-	// own while it is shown.
-	function deadLetters(name, entry, queue) {
-		if (entry.deadLetterOffset > 0) {
-			deadLetterPage(name, entry, entry.deadLetterOffset);
-		}
-		else {
-			showDeadLetters(name, entry, queue);
-		}
-	}
-
-	async function deadLetterPage(name, entry, offset) {
-		try {
-			const response = await timedFetch(endpoint + '/' + encodeURIComponent(name) + '?offset=' + offset,
-				{ headers: { Accept: 'application/json' }, credentials: 'same-origin' });
-			if (response.ok && entry.deadLetterOffset === offset) {
-				showDeadLetters(name, entry, await response.json());
-			}
-		}
-		catch (error) {
-			// The next refresh reads it again.
-		}
-	}
-
-	function pager(name, entry, queue, listed) {
-		const offset = queue.deadLettersOffset || 0;
-		const total = queue.deadLetterCount || 0;
-		const newer = element('button', { type: 'button', 'data-action': 'newer-dead-letters' }, 'Newer');
-		const older = element('button', { type: 'button', 'data-action': 'older-dead-letters' }, 'Older');
-		newer.disabled = offset === 0;
-		older.disabled = offset + listed >= total;
-		const turn = (to) => {
-			entry.deadLetterOffset = Math.max(0, to);
-			entry.lastParked = null;
-			deadLetterPage(name, entry, entry.deadLetterOffset);
-		};
-		newer.addEventListener('click', () => turn(offset - DEAD_LETTERS_PAGE));
-		older.addEventListener('click', () => turn(offset + DEAD_LETTERS_PAGE));
-		return element('div', { class: 'pager', 'data-field': 'dead-letter-pager' },
-			(listed ? (offset + 1) + '–' + (offset + listed) : '0') + ' of ' + count(total) + ' ', newer, ' ', older);
-	}
-
-	function showDeadLetters(name, entry, queue) {
-		const target = entry.section.querySelector('[data-field="dead-letter-list"]');
-		const summary = entry.section.querySelector('[data-section="dead-letters"] summary');
-		const letters = queue.deadLetters || [];
-		summary.textContent = 'Dead letters (' + count(queue.deadLetterCount) + ')';
-		const key = JSON.stringify([queue.deadLettersOffset, queue.deadLetterCount, letters]);
-		if (key === entry.lastParked) {
-			return;
-		}
-		entry.lastParked = key;
-		if (letters.length === 0 && !queue.deadLettersOffset) {
-			target.replaceChildren(element('p', { class: 'empty' },
-				'No dead letter: nothing was given up' + (queue.shared ? ' or parked.' : '.')));
-			return;
-		}
-		const headings = ['Item', 'Why', 'Attempts', 'Last error', 'When'];
-		const rows = letters.map((letter) => {
-			const cells = [element('td', { class: 'item' }, letter.item), element('td', {}, letter.reason),
-				element('td', { class: 'num' }, letter.attempts > 0 ? String(letter.attempts) : '–'),
-				element('td', { class: 'error' }, letter.lastError || '–'),
-				element('td', { class: 'num' }, letter.atMillis ? clock(letter.atMillis) : '–')];
-			if (writes) {
-				const requeue = element('button', { type: 'button', 'data-action': 'requeue-dead-letter' }, 'Requeue');
-				const drop = element('button', { type: 'button', class: 'danger', 'data-action': 'drop-dead-letter' }, 'Drop');
-				requeue.addEventListener('click', () => write(name, { action: 'requeue-dead-letter', item: letter.item },
-					'Requeued ' + letter.item + ' in ' + name + '.'));
-				drop.addEventListener('click', () => {
-					if (window.confirm('Drop the dead letter ' + letter.item + ' of ' + name + ' for good?')) {
-						write(name, { action: 'drop-dead-letter', item: letter.item },
-							'Dropped ' + letter.item + ' from ' + name + '.');
-					}
-				});
-				cells.push(element('td', {}, requeue, ' ', drop));
-			}
-			return element('tr', { 'data-item': letter.item }, ...cells);
-		});
-		const parts = [table(writes ? [...headings, ''] : headings, rows)];
-		if (queue.deadLetterCount > letters.length || queue.deadLettersOffset > 0) {
-			parts.push(pager(name, entry, queue, letters.length));
-		}
-		// "*" acts on the first page (the newest), so the bulk actions are offered there.
-		if (writes && !queue.deadLettersOffset) {
-			const requeueAll = element('button', { type: 'button', 'data-action': 'requeue-all-dead-letters' },
-				'Requeue all listed');
-			const dropAll = element('button', { type: 'button', class: 'danger', 'data-action': 'drop-all-dead-letters' },
-				'Drop all listed');
-			requeueAll.addEventListener('click', () => write(name, { action: 'requeue-dead-letter', item: '*' },
-				'Requeued the dead letters of ' + name + '.'));
-			dropAll.addEventListener('click', () => {
-				if (window.confirm('Drop every listed dead letter of ' + name + ' for good?')) {
-					write(name, { action: 'drop-dead-letter', item: '*' }, 'Dropped the dead letters of ' + name + '.');
-				}
-			});
-			parts.push(element('div', { class: 'bulk' }, requeueAll, ' ', dropAll));
-		}
-		target.replaceChildren(...parts);
-		filterDeadLetters(entry.section);
-	}
-
-	// Shows the listed dead letters whose key contains the search, ignoring case.
-	function filterDeadLetters(section) {
-		const wanted = section.querySelector('[data-field="dead-letter-search"]').value.trim().toLowerCase();
-		section.querySelectorAll('[data-field="dead-letter-list"] tr[data-item]').forEach((row) => {
-			row.hidden = wanted !== '' && !row.dataset.item.toLowerCase().includes(wanted);
-		});
-	}
-
 	// Every card's figures are as of the last read that answered.
 	function staleAll() {
 		const why = lastRead === null ? 'not read yet' : 'stale since ' + clock(lastRead);
@@ -545,25 +307,16 @@
 	async function refresh() {
 		clearTimeout(timer);
 		try {
-			const response = await timedFetch(endpoint + '?since=' + since,
-				{ headers: { Accept: 'application/json' }, credentials: 'same-origin' });
-			if (!response.ok) {
-				show(readError(response.status), 'error');
-				readFailed = true;
-				staleAll();
-			}
-			else {
-				render((await response.json()).queues);
-				lastRead = Date.now();
-				updated.textContent = 'updated ' + clock(lastRead);
-				if (readFailed) {
-					message.hidden = true;
-					readFailed = false;
-				}
+			render((await read('', '?since=' + since)).queues);
+			lastRead = Date.now();
+			updated.textContent = 'updated ' + clock(lastRead);
+			if (readFailed) {
+				message.hidden = true;
+				readFailed = false;
 			}
 		}
 		catch (error) {
-			show('Could not reach the application: ' + error.message, 'error');
+			show(error.message, 'error');
 			readFailed = true;
 			staleAll();
 		}

@@ -103,6 +103,9 @@ class DashboardBrowserTest {
 			.containsExactly("audit", "deployments");
 		assertThat(browser.text("[data-queue=deployments] [data-field=backend]")).isEqualTo("memory");
 		assertThat(browser.text("[data-queue=deployments] [data-field=workers]")).isEqualTo("4 of 4");
+		assertThat(browser.text("[data-queue=deployments] figure:has([data-chart=depth]) figcaption"))
+			.as("a queue in memory has no queue-wide depth on Redis")
+			.isEqualTo("Depth, items");
 		String adds = "[data-queue=deployments] [data-chart=rates] path[data-series=addsPerSecond]";
 		String before = browser.attribute(adds, "d");
 		for (int i = 0; i < 30; i++) {
@@ -170,6 +173,8 @@ class DashboardBrowserTest {
 		String pause = "[data-queue=deployments] [data-action=pause]";
 		await().ignoreExceptions().atMost(Duration.ofSeconds(15)).until(() -> browser.find(pause).isDisplayed());
 		assertThat(browser.text("[data-queue=deployments] [data-field=backend]")).isEqualTo("redis");
+		assertThat(browser.text("[data-queue=deployments] figure:has([data-chart=depth]) figcaption"))
+			.isEqualTo("Depth, items (queue-wide on Redis)");
 		String holder = ((RedisQueue<?>) sample.getBean("deployments")).holder();
 		assertThat(browser.text("[data-queue=deployments] [data-field=here-title]")).containsIgnoringCase(holder);
 

@@ -35,7 +35,8 @@ final class DashboardPage {
 	private static final MediaType JAVASCRIPT = MediaType.parseMediaType("text/javascript;charset=UTF-8");
 
 	private static final Map<String, MediaType> ASSETS = Map.of("format.js", JAVASCRIPT, "charts.js", JAVASCRIPT,
-			"dashboard.js", JAVASCRIPT, "dashboard.css", MediaType.parseMediaType("text/css;charset=UTF-8"));
+			"endpoint.js", JAVASCRIPT, "lists.js", JAVASCRIPT, "dashboard.js", JAVASCRIPT, "dashboard.css",
+			MediaType.parseMediaType("text/css;charset=UTF-8"));
 
 	private static final String POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self'; "
 			+ "script-src 'self'; connect-src 'self'; frame-ancestors 'self'";

@@ -53,7 +53,8 @@ class DashboardWebTest {
 			.hasValueSatisfying((policy) -> assertThat(policy).contains("default-src 'self'"));
 		assertThat(page.body()).contains("data-endpoint=\"/app/actuator/workqueues\"",
 				"data-refresh-millis=\"3600000\"", "data-history-millis=\"7200000\"", "<script src=\"format.js\"",
-				"<script src=\"charts.js\"", "<script src=\"dashboard.js\"");
+				"<script src=\"charts.js\"", "<script src=\"endpoint.js\"", "<script src=\"lists.js\"",
+				"<script src=\"dashboard.js\"");
 	}
 
 	@Test
@@ -73,6 +74,8 @@ class DashboardWebTest {
 		assertThat(get("/app/actuator/workqueues-dashboard/dashboard.css").statusCode()).isEqualTo(200);
 		assertThat(get("/app/actuator/workqueues-dashboard/format.js").body()).contains("window.workqueueFormat");
 		assertThat(get("/app/actuator/workqueues-dashboard/charts.js").body()).contains("window.workqueueCharts");
+		assertThat(get("/app/actuator/workqueues-dashboard/endpoint.js").body()).contains("window.workqueueEndpoint");
+		assertThat(get("/app/actuator/workqueues-dashboard/lists.js").body()).contains("window.workqueueLists");
 		assertThat(get("/app/actuator/workqueues-dashboard/application.properties").statusCode()).isEqualTo(404);
 	}
 

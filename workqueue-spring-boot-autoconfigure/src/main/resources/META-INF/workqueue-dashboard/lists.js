@@ -1,0 +1,199 @@
+// The dashboard's lists in a queue's card: the items in flight (this instance's workers, or
+// every instance's leases on Redis), the instances sharing a Redis queue, and the dead letters,
+// paged, searchable, each with its requeue and drop when the page may write.
+'use strict';
+
+(() => {
+	const { element, seconds, clock, count, table } = window.workqueueFormat;
+	const { read } = window.workqueueEndpoint;
+	// The dead letters listed at a time; older ones are paged.
+	const DEAD_LETTERS_PAGE = 100;
+
+	// act(queue, payload, doneText) writes through the endpoint and says how it went;
+	// writes says whether the page offers actions at all.
+	function lists(act, writes) {
+		function leases(name, entry, queue) {
+			const target = entry.section.querySelector('[data-field="lease-list"]');
+			const summary = entry.section.querySelector('[data-section="in-flight"] summary');
+			const shared = queue.shared;
+			if (!shared) {
+				const workers = queue.workers;
+				const items = workers ? workers.items || [] : [];
+				summary.textContent = 'In flight (' + (workers ? workers.processing : 0) + ')';
+				const key = JSON.stringify(items.map((item) => [item.item, Math.round(item.ageSeconds)]));
+				if (key === entry.lastLeases) {
+					return;
+				}
+				entry.lastLeases = key;
+				target.replaceChildren(items.length === 0 ? element('p', { class: 'empty' }, 'Nothing is being processed.')
+					: table(['Item', 'Processing for'], items.map((item) =>
+						element('tr', { 'data-item': item.item }, element('td', { class: 'item' }, item.item),
+							element('td', { class: 'num' }, seconds(item.ageSeconds))))));
+				return;
+			}
+			const sorted = [...shared.leases].sort((a, b) => b.leaseAgeSeconds - a.leaseAgeSeconds);
+			const key = JSON.stringify(sorted.map((lease) => [lease.item, lease.holder, Math.round(lease.leaseAgeSeconds)]));
+			summary.textContent = 'In flight (' + sorted.length + ', all instances)';
+			if (key === entry.lastLeases) {
+				return;
+			}
+			entry.lastLeases = key;
+			if (sorted.length === 0) {
+				target.replaceChildren(element('p', { class: 'empty' }, 'No item is under a lease.'));
+				return;
+			}
+			target.replaceChildren(table(['Item', 'Holder', 'Lease age', 'Expires'], sorted.map((lease) =>
+				element('tr', { 'data-item': lease.item, class: lease.expiresInSeconds < 0 ? 'expired' : '' },
+					element('td', { class: 'item' }, lease.item),
+					element('td', {}, lease.holder + (lease.holder === shared.instance ? ' (this instance)'
+						: (notSeen(shared, lease.holder) ? ' (not seen for ' + (notSeen(shared, lease.holder).lastSeenSecondsAgo
+							? seconds(notSeen(shared, lease.holder).lastSeenSecondsAgo) : 'a while') + ')' : ''))),
+					element('td', { class: 'num' }, seconds(lease.leaseAgeSeconds)),
+					element('td', { class: 'num' }, lease.expiresInSeconds < 0
+						? 'expired ' + seconds(-lease.expiresInSeconds) + ' ago, awaiting redelivery (holder not renewing)'
+						: 'in ' + seconds(lease.expiresInSeconds))))));
+		}
+
+		// An instance not seen for this long (it writes a heartbeat a second) is likely gone.
+		const NOT_SEEN_SECONDS = 5;
+
+		function notSeen(shared, holder) {
+			const instance = (shared.instances || []).find((candidate) => candidate.holder === holder);
+			return !instance || instance.lastSeenSecondsAgo > NOT_SEEN_SECONDS ? instance || {} : null;
+		}
+
+		function instances(entry, shared) {
+			const details = entry.section.querySelector('[data-section="instances"]');
+			details.hidden = !shared;
+			if (!shared) {
+				return;
+			}
+			const list = shared.instances || [];
+			details.querySelector('summary').textContent = 'Instances (' + list.length + ')';
+			entry.section.querySelector('[data-field="instance-list"]').replaceChildren(list.length === 0
+				? element('p', { class: 'empty' }, 'No instance has reported yet.')
+				: table(['Instance', 'In flight', 'Waiting in get', 'Leased ahead', 'Last seen'], list.map((instance) =>
+					element('tr', { 'data-instance': instance.holder,
+						class: instance.lastSeenSecondsAgo > NOT_SEEN_SECONDS ? 'expired' : '' },
+					element('td', { class: 'item' }, instance.holder + (instance.holder === shared.instance ? ' (this instance)' : '')),
+					element('td', { class: 'num' }, count(instance.inFlight)),
+					element('td', { class: 'num' }, count(instance.waitingInGet)),
+					element('td', { class: 'num' }, count(instance.leasedAhead)),
+					element('td', { class: 'num' }, seconds(Math.max(0, instance.lastSeenSecondsAgo)) + ' ago'
+						+ (instance.lastSeenSecondsAgo > NOT_SEEN_SECONDS ? ' (not seen: stopped or cut off?)' : ''))))));
+		}
+
+		// The items that left without success: given up by the workers, and on Redis parked.
+		// The first page of dead letters comes with every read; an older page is read on its
+		// own while it is shown.
+		function deadLetters(name, entry, queue) {
+			if (entry.deadLetterOffset > 0) {
+				deadLetterPage(name, entry, entry.deadLetterOffset);
+			}
+			else {
+				showDeadLetters(name, entry, queue);
+			}
+		}
+
+		async function deadLetterPage(name, entry, offset) {
+			try {
+				const page = await read('/' + encodeURIComponent(name), '?offset=' + offset);
+				if (entry.deadLetterOffset === offset) {
+					showDeadLetters(name, entry, page);
+				}
+			}
+			catch (error) {
+				// The next refresh reads it again.
+			}
+		}
+
+		function pager(name, entry, queue, listed) {
+			const offset = queue.deadLettersOffset || 0;
+			const total = queue.deadLetterCount || 0;
+			const newer = element('button', { type: 'button', 'data-action': 'newer-dead-letters' }, 'Newer');
+			const older = element('button', { type: 'button', 'data-action': 'older-dead-letters' }, 'Older');
+			newer.disabled = offset === 0;
+			older.disabled = offset + listed >= total;
+			const turn = (to) => {
+				entry.deadLetterOffset = Math.max(0, to);
+				entry.lastParked = null;
+				deadLetterPage(name, entry, entry.deadLetterOffset);
+			};
+			newer.addEventListener('click', () => turn(offset - DEAD_LETTERS_PAGE));
+			older.addEventListener('click', () => turn(offset + DEAD_LETTERS_PAGE));
+			return element('div', { class: 'pager', 'data-field': 'dead-letter-pager' },
+				(listed ? (offset + 1) + '–' + (offset + listed) : '0') + ' of ' + count(total) + ' ', newer, ' ', older);
+		}
+
+		function showDeadLetters(name, entry, queue) {
+			const target = entry.section.querySelector('[data-field="dead-letter-list"]');
+			const summary = entry.section.querySelector('[data-section="dead-letters"] summary');
+			const letters = queue.deadLetters || [];
+			summary.textContent = 'Dead letters (' + count(queue.deadLetterCount) + ')';
+			const key = JSON.stringify([queue.deadLettersOffset, queue.deadLetterCount, letters]);
+			if (key === entry.lastParked) {
+				return;
+			}
+			entry.lastParked = key;
+			if (letters.length === 0 && !queue.deadLettersOffset) {
+				target.replaceChildren(element('p', { class: 'empty' },
+					'No dead letter: nothing was given up' + (queue.shared ? ' or parked.' : '.')));
+				return;
+			}
+			const headings = ['Item', 'Why', 'Attempts', 'Last error', 'When'];
+			const rows = letters.map((letter) => {
+				const cells = [element('td', { class: 'item' }, letter.item), element('td', {}, letter.reason),
+					element('td', { class: 'num' }, letter.attempts > 0 ? String(letter.attempts) : '–'),
+					element('td', { class: 'error' }, letter.lastError || '–'),
+					element('td', { class: 'num' }, letter.atMillis ? clock(letter.atMillis) : '–')];
+				if (writes) {
+					const requeue = element('button', { type: 'button', 'data-action': 'requeue-dead-letter' }, 'Requeue');
+					const drop = element('button', { type: 'button', class: 'danger', 'data-action': 'drop-dead-letter' }, 'Drop');
+					requeue.addEventListener('click', () => act(name, { action: 'requeue-dead-letter', item: letter.item },
+						'Requeued ' + letter.item + ' in ' + name + '.'));
+					drop.addEventListener('click', () => {
+						if (window.confirm('Drop the dead letter ' + letter.item + ' of ' + name + ' for good?')) {
+							act(name, { action: 'drop-dead-letter', item: letter.item },
+								'Dropped ' + letter.item + ' from ' + name + '.');
+						}
+					});
+					cells.push(element('td', {}, requeue, ' ', drop));
+				}
+				return element('tr', { 'data-item': letter.item }, ...cells);
+			});
+			const parts = [table(writes ? [...headings, ''] : headings, rows)];
+			if (queue.deadLetterCount > letters.length || queue.deadLettersOffset > 0) {
+				parts.push(pager(name, entry, queue, letters.length));
+			}
+			// "*" acts on the first page (the newest), so the bulk actions are offered there.
+			if (writes && !queue.deadLettersOffset) {
+				const requeueAll = element('button', { type: 'button', 'data-action': 'requeue-all-dead-letters' },
+					'Requeue all listed');
+				const dropAll = element('button', { type: 'button', class: 'danger', 'data-action': 'drop-all-dead-letters' },
+					'Drop all listed');
+				requeueAll.addEventListener('click', () => act(name, { action: 'requeue-dead-letter', item: '*' },
+					'Requeued the dead letters of ' + name + '.'));
+				dropAll.addEventListener('click', () => {
+					if (window.confirm('Drop every listed dead letter of ' + name + ' for good?')) {
+						act(name, { action: 'drop-dead-letter', item: '*' }, 'Dropped the dead letters of ' + name + '.');
+					}
+				});
+				parts.push(element('div', { class: 'bulk' }, requeueAll, ' ', dropAll));
+			}
+			target.replaceChildren(...parts);
+			filterDeadLetters(entry.section);
+		}
+
+		// Shows the listed dead letters whose key contains the search, ignoring case.
+		function filterDeadLetters(section) {
+			const wanted = section.querySelector('[data-field="dead-letter-search"]').value.trim().toLowerCase();
+			section.querySelectorAll('[data-field="dead-letter-list"] tr[data-item]').forEach((row) => {
+				row.hidden = wanted !== '' && !row.dataset.item.toLowerCase().includes(wanted);
+			});
+		}
+
+		return { leases, instances, deadLetters, filterDeadLetters };
+	}
+
+	window.workqueueLists = lists;
+})();
