@@ -43,8 +43,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
+/**
+ * Worker methods as the starter wires them: queues made from {@code workqueue.*}
+ * properties and the defaults, containers started and stopped with the application
+ * context, the limiter's waits on the context's {@link Clock}, errors at startup that
+ * name the property or method, and the logs and events an application sees. The
+ * container's own behaviour without Spring, on both backends, is tested beside it in
+ * {@code workqueue-spring} ({@code QueueWorkerContainerBehaviourTest},
+ * {@code QueueWorkerOutcomeTest}, {@code ShutdownReportStressTest}).
+ */
 @ExtendWith(OutputCaptureExtension.class)
-class QueueWorkerContainerTest {
+class QueueWorkersAsConfiguredTest {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(WorkQueueAutoConfiguration.class))
