@@ -16,11 +16,20 @@ final class Taker {
 	/** A batch that asked Redis for this taker was answered. */
 	boolean tried;
 
+	/**
+	 * The thread has no time left and waits only for a batch to ask Redis for it: only
+	 * then does a try wake it. A taker with time left is not woken by the batches that
+	 * asked for it in vain (with many threads waiting, most asks serve few of them).
+	 */
+	private boolean waitsForTry;
+
 	@Nullable Grant grant;
 
 	synchronized void tried() {
 		this.tried = true;
-		notifyAll();
+		if (this.waitsForTry) {
+			notifyAll();
+		}
 	}
 
 	synchronized boolean isWaiting() {
@@ -65,6 +74,7 @@ final class Taker {
 			else {
 				// Even with no time left, one batch asks Redis for this taker, within the
 				// bound.
+				this.waitsForTry = true;
 				TimeUnit.NANOSECONDS.timedWait(this, triedBoundNanos - waited);
 			}
 		}
