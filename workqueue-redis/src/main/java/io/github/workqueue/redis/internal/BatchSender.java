@@ -87,6 +87,12 @@ final class BatchSender {
 
 	private long lingerUntil;
 
+	/**
+	 * The sender parked, or is about to, until the linger ends: it wakes by itself then
+	 * and sends what came meanwhile.
+	 */
+	private boolean lingering;
+
 	private boolean running;
 
 	/** The sender thread while it runs, for the stall watchdog's report. */
@@ -148,6 +154,41 @@ final class BatchSender {
 		Thread started = new Thread(this::run, "workqueue-redis-" + this.name + "-batches");
 		started.setDaemon(true);
 		started.start();
+	}
+
+	/**
+	 * Starts the sender if none runs, or wakes it for a request to the given shard unless
+	 * it would find nothing to do: while the shard's part is on its way the request waits
+	 * for the next part, and the landing (or the flight's deadline) wakes the sender;
+	 * while the sender lingers it wakes by itself when the linger ends. A request that
+	 * woke the sender for nothing cost a park and an unpark per request. Called under the
+	 * monitor.
+	 */
+	void wakeFor(int shard) {
+		if (!this.running || (this.flights.isFree(shard) && !this.lingering)) {
+			wake();
+		}
+	}
+
+	/**
+	 * Starts the sender if none runs, or wakes it for a lease ask unless it would find
+	 * nothing to do: every shard's part is on its way, or it lingers. Called under the
+	 * monitor.
+	 */
+	void wakeForLeases() {
+		if (!this.running) {
+			wake();
+			return;
+		}
+		if (this.lingering) {
+			return;
+		}
+		for (int shard = 0; shard < this.flights.shards(); shard++) {
+			if (this.flights.isFree(shard)) {
+				unpark();
+				return;
+			}
+		}
 	}
 
 	/**
@@ -238,6 +279,7 @@ final class BatchSender {
 				}
 				boolean ready = sendable(now);
 				lingerNanos = (this.awaited.isEmpty()) ? 0 : this.lingerUntil - now;
+				this.lingering = ready && lingerNanos > 0;
 				if (ready && lingerNanos <= 0) {
 					return new Work(List.of(), nextBatch(now));
 				}

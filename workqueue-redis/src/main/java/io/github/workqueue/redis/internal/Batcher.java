@@ -147,7 +147,7 @@ final class Batcher {
 		synchronized (this) {
 			this.pending.add(request, deferred);
 			this.sender.arrived();
-			this.sender.wake();
+			this.sender.wakeFor(request.shard);
 		}
 		return answer(request, this.link.requestBound().toNanos());
 	}
@@ -232,7 +232,7 @@ final class Batcher {
 		synchronized (this) {
 			this.pending.done(request);
 			this.sender.arrived();
-			this.sender.wake();
+			this.sender.wakeFor(request.shard);
 		}
 		if (request.await(this.link.requestBound().toNanos()) && request.accepted == null) {
 			// Its outcome will never be known, and the caller is told so now.
@@ -266,7 +266,7 @@ final class Batcher {
 		synchronized (this) {
 			this.pending.done(request);
 			this.sender.arrived();
-			this.sender.wake();
+			this.sender.wakeFor(request.shard);
 		}
 	}
 
@@ -316,10 +316,10 @@ final class Batcher {
 			ready = this.buffer.take(now, stale);
 			if (ready == null) {
 				this.asks.waitFor(taker, now);
-				this.sender.wake();
+				this.sender.wakeForLeases();
 			}
 			else if (this.buffer.tookOne(now, this.asks.isShutDown())) {
-				this.sender.wake();
+				this.sender.wakeForLeases();
 			}
 		}
 		if (!stale.isEmpty()) {
