@@ -13,6 +13,7 @@ import java.util.function.LongSupplier;
 import io.github.workqueue.core.DeadLetter;
 import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.PrioritizedItem;
+import io.github.workqueue.core.internal.Nanos;
 import io.github.workqueue.core.ratelimit.RateLimiter;
 import io.github.workqueue.redis.DoneResult;
 import io.github.workqueue.redis.InFlightItem;
@@ -269,7 +270,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	@Override
 	public Optional<T> get(Duration timeout) throws InterruptedException {
 		Objects.requireNonNull(timeout, "timeout");
-		return this.holding.get(timeout.isNegative() ? 0 : saturatedNanos(timeout)).map(PrioritizedItem::item);
+		return this.holding.get(timeoutNanos(timeout)).map(PrioritizedItem::item);
 	}
 
 	@Override
@@ -280,7 +281,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	@Override
 	public Optional<PrioritizedItem<T>> getWithPriority(Duration timeout) throws InterruptedException {
 		Objects.requireNonNull(timeout, "timeout");
-		return this.holding.get(timeout.isNegative() ? 0 : saturatedNanos(timeout));
+		return this.holding.get(timeoutNanos(timeout));
 	}
 
 	/**
@@ -489,7 +490,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	@Override
 	public boolean shutDownWithDrain(Duration timeout) throws InterruptedException {
 		Objects.requireNonNull(timeout, "timeout");
-		return this.shutdown.shutDownWithDrain(timeout.isNegative() ? 0 : saturatedNanos(timeout));
+		return this.shutdown.shutDownWithDrain(timeoutNanos(timeout));
 	}
 
 	private String encode(T item) {
@@ -501,13 +502,9 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		return (this.redisTimeMicros != null) ? Long.toString(this.redisTimeMicros.getAsLong()) : "";
 	}
 
-	private static long saturatedNanos(Duration duration) {
-		try {
-			return duration.toNanos();
-		}
-		catch (ArithmeticException ex) {
-			return Long.MAX_VALUE;
-		}
+	/** A caller's timeout: negative as zero, clamped to {@code Long.MAX_VALUE}. */
+	private static long timeoutNanos(Duration timeout) {
+		return timeout.isNegative() ? 0 : Nanos.of(timeout);
 	}
 
 	@Override
