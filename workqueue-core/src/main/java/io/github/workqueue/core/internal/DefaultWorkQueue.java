@@ -7,13 +7,13 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 
 import io.github.workqueue.core.Clock;
 import io.github.workqueue.core.FairnessKeyExtractor;
 import io.github.workqueue.core.PrioritizedItem;
+import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.WorkQueue;
 import io.github.workqueue.core.metrics.DropReason;
 import io.github.workqueue.core.metrics.MetricsProvider;
@@ -58,20 +58,15 @@ import io.github.workqueue.core.metrics.MetricsProvider;
  * <li>an entry is in {@link #ready} exactly when it is dirty and not processing, and at
  * most once;
  * <li>an entry is in {@link #entries} exactly when its state is not empty;
- * <li>{@link #processingCount} is the number of processing entries; with metrics on, they
- * are also in {@link #processing};
+ * <li>{@link #waits}' count of processing items is the number of processing entries; with
+ * metrics on, they are also in {@link #processing};
  * <li>once {@link #shuttingDown} is set no item becomes dirty and nothing waits.
  * </ul>
  * Histograms are recorded after the lock is released. The lock is a monitor rather than a
  * {@code ReentrantLock}: its short spin before parking keeps a dedup storm (producers
  * adding idle keys while a consumer takes and finishes them) from turning every hand-over
  * of the lock into a park and an unpark. Blocked consumers and drains wait on the
- * monitor: an item queued notifies one consumer (all waiters during a drain, when a drain
- * may be among them), the last processing item done (requeued or not) during a drain
- * notifies every waiter, and shutdown notifies every waiter. A consumer that leaves
- * {@code get} by an interrupt while items are queued notifies another consumer, since the
- * one notification an add sent may have chosen it: no wake-up is lost to an interrupt. (A
- * drain receives only notifications to every waiter, so its interrupt loses none.)
+ * monitor; {@link QueueWaits} states whom each change wakes.
  *
  * @param <T> the item type
  */
@@ -108,17 +103,11 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 
 	private final @Nullable FairnessKeyExtractor<? super T> fairness;
 
-	/** Guarded by {@code lock}. */
-	private int processingCount;
-
-	/** Guarded by {@code lock}: consumers waiting in get. */
-	private int waitingConsumers;
+	/** Guarded by {@code lock}: the waits on it and the counts they depend on. */
+	private final QueueWaits waits = new QueueWaits(this.lock);
 
 	/** Written under {@code lock}. */
 	private volatile boolean shuttingDown;
-
-	/** Guarded by {@code lock}: a drain waits for processing to become empty. */
-	private boolean draining;
 
 	/** Guarded by {@code lock}: the processing entries, with metrics on. */
 	private final ProcessingList<T> processing = new ProcessingList<>();
@@ -256,19 +245,12 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		this.ready.raised(entry, from);
 	}
 
-	/**
-	 * Returns the item's fairness keys, as the queue's extractor gives them.
-	 * @param item the item
-	 * @return its keys, empty when the queue has no fairness
-	 */
+	/** {@link RateLimitingQueue#fairnessKeysOf}, for the layers built on this class. */
 	public List<String> fairnessKeysOf(T item) {
 		return FairnessKeyExtractor.keysOf(this.fairness, item, this.name);
 	}
 
-	/**
-	 * Returns the priority given to adds that do not name one.
-	 * @return the default priority
-	 */
+	/** {@link RateLimitingQueue#defaultPriority()}. */
 	public int defaultPriority() {
 		return this.defaultPriority;
 	}
@@ -300,13 +282,10 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 
 	private void enqueueLocked(QueueEntry<T> entry) {
 		this.ready.add(entry);
-		wakeConsumerLocked();
+		this.waits.itemQueued();
 	}
 
-	/**
-	 * Returns the number of ready items per first fairness key.
-	 * @return first key to number of ready items, empty without fairness
-	 */
+	/** {@link RateLimitingQueue#lenByFairnessKey()}. */
 	public Map<String, Integer> lenByFairnessKey() {
 		synchronized (this.lock) {
 			promoteDueLocked();
@@ -314,30 +293,11 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		}
 	}
 
-	/**
-	 * Returns the number of ready items per priority, highest first.
-	 * @return priority to number of ready items, only priorities that have some
-	 */
+	/** {@link RateLimitingQueue#lenByPriority()}. */
 	public SortedMap<Integer, Integer> lenByPriority() {
 		synchronized (this.lock) {
 			promoteDueLocked();
 			return this.ready.sizeByPriority();
-		}
-	}
-
-	/**
-	 * Wakes one consumer waiting in {@code get}, if any. Only consumers wait on the
-	 * monitor, except during a drain, when a drain waits too and one notification might
-	 * wake it instead of a consumer: then it wakes every waiter.
-	 */
-	private void wakeConsumerLocked() {
-		if (this.waitingConsumers > 0) {
-			if (this.draining) {
-				this.lock.notifyAll();
-			}
-			else {
-				this.lock.notify();
-			}
 		}
 	}
 
@@ -379,22 +339,13 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		return Optional.ofNullable((T) take(Nanos.of(timeout), false));
 	}
 
-	/**
-	 * Like {@link #get()}, with the priority the item was queued at.
-	 * @return the item and its priority, or empty once shut down and drained
-	 * @throws InterruptedException if interrupted before an item could be taken
-	 */
+	/** {@link RateLimitingQueue#getWithPriority()}. */
 	@SuppressWarnings("unchecked")
 	public Optional<PrioritizedItem<T>> getWithPriority() throws InterruptedException {
 		return Optional.ofNullable((PrioritizedItem<T>) take(Long.MAX_VALUE, true));
 	}
 
-	/**
-	 * Like {@link #get(Duration)}, with the priority the item was queued at.
-	 * @param timeout how long to wait at most
-	 * @return the item and its priority, or empty
-	 * @throws InterruptedException if interrupted while waiting
-	 */
+	/** {@link RateLimitingQueue#getWithPriority(Duration)}. */
 	@SuppressWarnings("unchecked")
 	public Optional<PrioritizedItem<T>> getWithPriority(Duration timeout) throws InterruptedException {
 		return Optional.ofNullable((PrioritizedItem<T>) take(Nanos.of(timeout), true));
@@ -426,23 +377,16 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 					if (entry != null || this.shuttingDown || remaining <= 0) {
 						break;
 					}
-					this.waitingConsumers++;
-					try {
-						remaining = await(remaining);
-					}
-					finally {
-						this.waitingConsumers--;
-					}
+					remaining = this.waits.awaitItem(remaining);
 				}
 			}
 			catch (InterruptedException ex) {
 				// The notification that an add sent may have chosen this thread just as
-				// it
-				// was interrupted: pass it on, as a j.u.c. condition hands its signal to
-				// the
-				// next waiter, so that no other consumer sleeps while an item is queued.
+				// it was interrupted: pass it on, as a j.u.c. condition hands its signal
+				// to the next waiter, so that no other consumer sleeps while an item is
+				// queued.
 				if (this.ready.size() > 0) {
-					wakeConsumerLocked();
+					this.waits.itemQueued();
 				}
 				throw ex;
 			}
@@ -452,14 +396,9 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 			priority = entry.priority;
 			int state = entry.state();
 			entry.exchange((state & ~QueueEntry.DIRTY) | QueueEntry.PROCESSING);
-			this.processingCount++;
+			this.waits.processingStarted();
 			if (this.metrics.enabled()) {
-				long now = this.clock.nanoTime();
-				TimedQueueEntry<T> timed = (TimedQueueEntry<T>) entry;
-				queuedNanos = now - timed.addedAt();
-				timed.addedAt(TimedQueueEntry.NO_TIME);
-				timed.startedAt = now;
-				this.processing.link(timed);
+				queuedNanos = this.processing.started((TimedQueueEntry<T>) entry, this.clock.nanoTime());
 				this.metrics.depthChanged(priority, -1);
 			}
 		}
@@ -467,21 +406,6 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 			this.metrics.taken(queuedNanos);
 		}
 		return withPriority ? new PrioritizedItem<>(entry.item, priority) : entry.item;
-	}
-
-	/**
-	 * Waits on the monitor, with the lock held.
-	 * @param remainingNanos how long at most, {@link Long#MAX_VALUE} for ever
-	 * @return what is left of the time
-	 */
-	private long await(long remainingNanos) throws InterruptedException {
-		if (remainingNanos == Long.MAX_VALUE) {
-			this.lock.wait();
-			return remainingNanos;
-		}
-		long start = System.nanoTime();
-		TimeUnit.NANOSECONDS.timedWait(this.lock, remainingNanos);
-		return remainingNanos - (System.nanoTime() - start);
 	}
 
 	@Override
@@ -499,10 +423,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 				return;
 			}
 			if (this.metrics.enabled()) {
-				TimedQueueEntry<T> timed = (TimedQueueEntry<T>) entry;
-				workNanos = this.clock.nanoTime() - timed.startedAt;
-				timed.startedAt = TimedQueueEntry.NO_TIME;
-				this.processing.unlink(timed);
+				workNanos = this.processing.finished((TimedQueueEntry<T>) entry, this.clock.nanoTime());
 			}
 			int after = state & ~QueueEntry.PROCESSING;
 			if (after == 0) {
@@ -514,9 +435,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 					enqueueLocked(entry);
 				}
 			}
-			if (--this.processingCount == 0 && this.draining) {
-				this.lock.notifyAll();
-			}
+			this.waits.processingEnded();
 		}
 		if (workNanos >= 0) {
 			this.metrics.finished(workNanos);
@@ -541,7 +460,7 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	@Override
 	public void shutDown() {
 		synchronized (this.lock) {
-			this.draining = false;
+			this.waits.draining(false);
 			shutDownLocked();
 		}
 		afterShutDown();
@@ -551,11 +470,9 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 	public void shutDownWithDrain() throws InterruptedException {
 		try {
 			synchronized (this.lock) {
-				this.draining = true;
+				this.waits.draining(true);
 				shutDownLocked();
-				while (this.draining && this.processingCount > 0) {
-					this.lock.wait();
-				}
+				this.waits.awaitDrained(Long.MAX_VALUE);
 			}
 		}
 		finally {
@@ -565,15 +482,12 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 
 	@Override
 	public boolean shutDownWithDrain(Duration timeout) throws InterruptedException {
-		long remaining = Nanos.of(timeout);
+		long timeoutNanos = Nanos.of(timeout);
 		try {
 			synchronized (this.lock) {
-				this.draining = true;
+				this.waits.draining(true);
 				shutDownLocked();
-				while (this.draining && this.processingCount > 0 && remaining > 0) {
-					remaining = await(remaining);
-				}
-				return this.processingCount == 0;
+				return this.waits.awaitDrained(timeoutNanos);
 			}
 		}
 		finally {
@@ -592,10 +506,10 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 			// entry changed by the discard then also sees the shutdown.
 			this.shuttingDown = true;
 			logger.log(System.Logger.Level.DEBUG, () -> "workqueue '" + this.name + "' shutting down with "
-					+ this.ready.size() + " queued and " + this.processingCount + " processing");
+					+ this.ready.size() + " queued and " + this.waits.processing() + " processing");
 		}
 		discardWaitingLocked();
-		this.lock.notifyAll();
+		this.waits.wakeAll();
 	}
 
 	/**
