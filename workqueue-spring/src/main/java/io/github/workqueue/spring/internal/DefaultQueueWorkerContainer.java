@@ -50,33 +50,12 @@ import io.github.workqueue.core.RateLimitingQueue;
  * <p>
  * <b>Concurrency.</b> Thread-safe. Pause and stop are the {@link PauseGate}'s. Each
  * worker owns a {@link WorkerSlot} (of {@link WorkerSlots}); the hand-over of an item
- * between a worker and the abandonment happens under that slot's monitor: a worker enters
- * {@code get} only if the container has not abandoned its items, and stays in its taking
- * phase until the last step before the method call, where it either records the item as
- * its {@link WorkerSlot#item} and calls the method (the container had not abandoned them)
- * or hands the item to {@link #abandoned} (it had), in one step. The abandonment at
- * shutdown sets {@link #abandonedAtShutdown}, then, slot by slot under the slot's
- * monitor, waits for a worker still taking (interrupting its wait in {@code get}) and
- * reads the slot's item: so every item taken before or during the abandonment is seen by
- * it, as in flight or as abandoned, and no worker takes another or calls the method after
- * it. A slot's item is cleared only after {@code done}, so an item that {@code done}
- * queues again is seen in the slot or in the queue, which the abandonment drains last.
- * The counters are atomics updated by the workers.
+ * between a worker and the abandonment at shutdown is the {@link ItemHandOver}'s. The
+ * counters are atomics updated by the workers.
  */
 final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	private static final Log logger = LogFactory.getLog(QueueWorkerContainer.class);
-
-	/** How long the abandonment waits for a worker to come out of {@code get}. */
-	private static final long TAKE_EXIT_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
-
-	/**
-	 * What {@link #nextItem} returns when the worker should look at pause and stop again.
-	 */
-	private static final Object LOOK_AGAIN = new Object();
-
-	/** What {@link #nextItem} returns when the worker should end. */
-	private static final Object EXIT = new Object();
 
 	private final RateLimitingQueue<Object> queue;
 
@@ -106,17 +85,12 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	private final LongAdder replacedWorkers = new LongAdder();
 
-	/**
-	 * Set once, when shutdown gives up waiting: no worker method call starts after it.
-	 */
-	private volatile boolean abandonedAtShutdown;
+	/** Taking items, and giving up on them at shutdown. */
+	private final ItemHandOver handOver;
 
 	private volatile long unfinishedAtShutdown;
 
 	private volatile List<Object> waitingAtShutdown = List.of();
-
-	/** Items that workers took after the container gave up, and never processed. */
-	private final Queue<Object> abandoned = new ConcurrentLinkedQueue<>();
 
 	DefaultQueueWorkerContainer(RateLimitingQueue<Object> queue, QueueWorkerMethod method, WorkerPolicy policy,
 			int workers, Clock clock, ThreadFactory threadFactory, ApplicationEventPublisher events,
@@ -130,6 +104,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		this.observer = observer;
 		this.outcomes = new OutcomeHandler(queue, policy, events, DEAD_LETTERS_KEPT);
 		this.slots = new WorkerSlots(workers);
+		this.handOver = new ItemHandOver(queue, this.gate, this.slots, clock);
 	}
 
 	synchronized void start() {
@@ -188,41 +163,28 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	 * running.
 	 */
 	private void abandonUnfinished() {
-		this.abandonedAtShutdown = true;
-		List<Object> inFlight = new ArrayList<>();
-		List<Thread> running = new ArrayList<>();
-		this.slots.collect(queueName(), System.nanoTime() + TAKE_EXIT_WAIT_NANOS, inFlight, running);
-		Optional<Object> next;
-		try {
-			while ((next = this.queue.get(Duration.ZERO)).isPresent()) {
-				this.abandoned.add(next.get());
-				this.queue.done(next.get());
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		this.unfinishedAtShutdown = ShutdownReport.report(queueName(), inFlight, new ArrayList<>(this.abandoned),
+		ItemHandOver.Abandonment found = this.handOver.abandon();
+		this.unfinishedAtShutdown = ShutdownReport.report(queueName(), found.inFlight(), found.abandoned(),
 				this.waitingAtShutdown, this.events);
-		running.forEach(Thread::interrupt);
+		found.running().forEach(Thread::interrupt);
 	}
 
 	private void runWorker(WorkerSlot slot) {
 		boolean replacement = false;
 		try {
 			while (awaitUnpaused()) {
-				Object next = nextItem(slot);
-				if (next == EXIT) {
+				Object next = this.handOver.next(slot);
+				if (next == ItemHandOver.EXIT) {
 					return;
 				}
-				if (next != LOOK_AGAIN) {
+				if (next != ItemHandOver.LOOK_AGAIN) {
 					PrioritizedItem<?> taken = (PrioritizedItem<?>) next;
 					process(slot, taken.item(), taken.priority());
 				}
 			}
 		}
 		catch (Throwable ex) {
-			replacement = !this.abandonedAtShutdown;
+			replacement = !this.handOver.abandonedAtShutdown();
 			if (replacement) {
 				this.replacedWorkers.increment();
 			}
@@ -250,78 +212,11 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	}
 
 	/**
-	 * Takes the next item. When it returns one, the slot is still in its taking phase:
-	 * the hand-over happens in {@link #begin}, right before the method call.
-	 * @param slot the worker's slot
-	 * @return the item with its priority, {@link #LOOK_AGAIN} if the worker should look
-	 * at pause and stop again, or {@link #EXIT}
-	 */
-	private Object nextItem(WorkerSlot slot) {
-		synchronized (slot) {
-			if (this.abandonedAtShutdown) {
-				return EXIT;
-			}
-			if (this.gate.isPaused()) {
-				return LOOK_AGAIN;
-			}
-			slot.taking = true;
-		}
-		Optional<PrioritizedItem<Object>> taken = null;
-		try {
-			taken = this.queue.getWithPriority();
-		}
-		catch (InterruptedException ex) {
-			// The container's interrupts end the wait; others are ignored (below).
-		}
-		catch (Throwable ex) {
-			endTake(slot);
-			throw ex;
-		}
-		if (taken != null && taken.isPresent()) {
-			return taken.get();
-		}
-		boolean byContainer = endTake(slot);
-		if (taken == null) {
-			if (!byContainer) {
-				logger.warn("Queue '" + queueName() + "': worker thread '" + Thread.currentThread().getName()
-						+ "' was interrupted while waiting for an item; only the container's stop or pause end a "
-						+ "worker's wait, so it goes on");
-			}
-			return LOOK_AGAIN;
-		}
-		return EXIT;
-	}
-
-	private static boolean endTake(WorkerSlot slot) {
-		synchronized (slot) {
-			return slot.endTake();
-		}
-	}
-
-	/**
-	 * The hand-over, as the last step before the method call: ends the slot's taking
-	 * phase and, unless the container gave up, records the item as the slot's.
-	 * @return false if the container gave up: the item is abandoned, never processed
-	 */
-	private boolean begin(WorkerSlot slot, Object item) {
-		synchronized (slot) {
-			slot.endTake();
-			if (this.abandonedAtShutdown) {
-				this.abandoned.add(item);
-				return false;
-			}
-			slot.item = item;
-			slot.busySince = this.clock.nanoTime();
-			return true;
-		}
-	}
-
-	/**
 	 * Waits while paused; false when the worker should exit (paused and stopping, or the
 	 * container gave up).
 	 */
 	private boolean awaitUnpaused() {
-		return this.gate.awaitOpen() && !this.abandonedAtShutdown;
+		return this.gate.awaitOpen() && !this.handOver.abandonedAtShutdown();
 	}
 
 	private void process(WorkerSlot slot, Object item, int priority) {
@@ -338,16 +233,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 				done(item);
 			}
 			finally {
-				// After done: an item added again while it was processing is queued
-				// again by done, so the abandonment sees it either here or in the queue.
-				synchronized (slot) {
-					if (slot.taking) {
-						// The method was never called (an item of the wrong type, say).
-						slot.endTake();
-					}
-					slot.item = null;
-					slot.busySince = WorkerSlot.IDLE;
-				}
+				this.handOver.finished(slot);
 			}
 		}
 	}
@@ -360,12 +246,12 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		WorkResult result;
 		try {
 			result = this.observer.observe(queueName(), item, () -> {
-				if (!begin(slot, item)) {
+				if (!this.handOver.begin(slot, item)) {
 					throw AbandonedAtShutdown.INSTANCE;
 				}
 				return this.method.invoke(item, () -> context(item, priority));
 			});
-			if (Thread.interrupted() && !this.abandonedAtShutdown) {
+			if (Thread.interrupted() && !this.handOver.abandonedAtShutdown()) {
 				throw new InterruptedException("the worker method returned with its thread's interrupt status set");
 			}
 		}
@@ -376,7 +262,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 			// The worker goes on: an interrupt ends its wait only when the container
 			// stops.
 			boolean interrupted = Thread.interrupted() || failure instanceof InterruptedException;
-			if (this.abandonedAtShutdown && interrupted) {
+			if (this.handOver.abandonedAtShutdown() && interrupted) {
 				logger.info("Queue '" + queueName() + "': the method processing item '" + item
 						+ "' ended on the shutdown's interrupt; the item is named in the shutdown report");
 				return;
