@@ -2,10 +2,15 @@ package io.github.workqueue.redis;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import org.jspecify.annotations.Nullable;
+
+import io.github.workqueue.core.AddOptions;
+import io.github.workqueue.core.DeadLetter;
 import io.github.workqueue.core.DeadLetters;
 import io.github.workqueue.core.DeferredDone;
 import io.github.workqueue.core.FailedAttempts;
@@ -99,6 +104,74 @@ public interface RedisQueue<T>
 	static RedisQueueBuilder builder(RedisQueueConnection connection, String name) {
 		return new RedisQueueBuilder(connection, name);
 	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The adds are queued for the batches all at once, so that one round trip per shard
+	 * carries up to 256 of them, and this returns once Redis answered every one. If one
+	 * failed or got no answer in time, its exception is thrown (an
+	 * {@link UnconfirmedAddException} when Redis may have applied it) after the adds
+	 * before it were answered; the adds after it are sent all the same, and whether they
+	 * were applied is not known: adding the same items again is safe, as an item already
+	 * queued is not queued twice.
+	 */
+	@Override
+	void addAll(Collection<? extends T> items);
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Without a delay or rate-limiting the adds go together, as
+	 * {@link #addAll(Collection)}'s do; otherwise each is a script of its own, as
+	 * {@link #add(Object, AddOptions)} is.
+	 */
+	@Override
+	void addAll(Collection<? extends T> items, AddOptions options);
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Without a delay or rate-limiting the add goes in the next batch, as a plain add
+	 * does; otherwise it is one script of its own, and counts a retry, as
+	 * {@code addAfter} does.
+	 */
+	@Override
+	void add(T item, AddOptions options);
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Kept queue-wide in Redis, at most 10,000 (the oldest dropped past that, with a
+	 * warning).
+	 */
+	@Override
+	void deadLetter(T item, String reason, int attempts, @Nullable Throwable lastError);
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The items given up (newest first, at most 1,000 listed) and then the parked ones,
+	 * every instance's.
+	 */
+	@Override
+	List<DeadLetter> deadLetters();
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Read from Redis: every instance's, given up and parked.
+	 */
+	@Override
+	long deadLetterCount();
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Those this instance's dead letters pushed out of the queue-wide store.
+	 */
+	@Override
+	long deadLettersDropped();
 
 	/**
 	 * Returns the calling processing's lease on an item: the lease of the item that the

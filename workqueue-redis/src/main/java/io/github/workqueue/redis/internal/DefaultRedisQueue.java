@@ -160,41 +160,16 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.adds.add(item, AddOptions.defaults());
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * The adds are queued for the batches all at once, so that one round trip per shard
-	 * carries up to 256 of them, and this returns once Redis answered every one. If one
-	 * failed or got no answer in time, its exception is thrown (an
-	 * {@link io.github.workqueue.redis.UnconfirmedAddException} when Redis may have
-	 * applied it) after the adds before it were answered; the adds after it are sent all
-	 * the same, and whether they were applied is not known: adding the same items again
-	 * is safe, as an item already queued is not queued twice.
-	 */
 	@Override
 	public void addAll(Collection<? extends T> items) {
 		this.adds.addAll(items);
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * Without a delay or rate-limiting the adds go together, as
-	 * {@link #addAll(Collection)}'s do; otherwise each is a script of its own, as
-	 * {@link #add(Object, AddOptions)} is.
-	 */
 	@Override
 	public void addAll(Collection<? extends T> items, AddOptions options) {
 		this.adds.addAll(items, options);
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * Without a delay or rate-limiting the add goes in the next batch, as a plain add
-	 * does; otherwise it is one script of its own ({@code addWith.lua}), and counts a
-	 * retry, as {@code addAfter} does.
-	 */
 	@Override
 	public void add(T item, AddOptions options) {
 		this.adds.add(item, options);
@@ -284,11 +259,6 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		return this.holding.get(timeoutNanos(timeout));
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * Ends the calling thread's lease on the item (see {@link RedisQueue#done(Object)}).
-	 */
 	@Override
 	public void done(T item) {
 		this.holding.done(item);
@@ -372,42 +342,21 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		return this.deadLetters.parked();
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * Kept queue-wide in Redis, at most 10,000 (the oldest dropped past that, with a
-	 * warning).
-	 */
 	@Override
 	public void deadLetter(T item, String reason, int attempts, @Nullable Throwable lastError) {
 		this.deadLetters.keep(encode(item), reason, attempts, lastError);
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * The items given up (newest first, at most 1,000 listed) and then the parked ones.
-	 */
 	@Override
 	public List<DeadLetter> deadLetters() {
 		return this.deadLetters.list();
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * Read from Redis: every instance's, given up and parked.
-	 */
 	@Override
 	public long deadLetterCount() {
 		return stats().deadLetters();
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * Those this instance's dead letters pushed out of the queue-wide store.
-	 */
 	@Override
 	public long deadLettersDropped() {
 		return this.deadLetters.dropped();
@@ -471,12 +420,6 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		return this.pauses.current();
 	}
 
-	/**
-	 * Stops this instance taking and accepting items, and gives back the items leased
-	 * ahead of its workers. The items its workers are processing keep their leases
-	 * (renewed until {@code done}), so that no other instance takes them meanwhile; a
-	 * drain in progress stops waiting and gives back the leases still held.
-	 */
 	@Override
 	public void shutDown() {
 		this.shutdown.shutDown();

@@ -1,6 +1,5 @@
 package io.github.workqueue.redis.internal;
 
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,12 +18,10 @@ import java.util.function.Supplier;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
-import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -36,8 +33,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The commands the queues send, over standalone Redis or Redis Cluster. One shared
- * connection carries scripts and reads (Lettuce connections are thread-safe and
- * pipelined); each queue's wake-up pops ({@link WakeHints}) use connections of their own.
+ * connection carries scripts (sent as {@link ScriptCalls} says) and reads (Lettuce
+ * connections are thread-safe and pipelined); each queue's wake-up pops
+ * ({@link WakeHints}) use connections of their own.
  *
  * <p>
  * Thread-safe. Every wait for Redis here is bounded: a reply by the connection's command
@@ -46,11 +44,6 @@ import org.jspecify.annotations.Nullable;
  * Lettuce callback takes it.
  */
 public final class RedisLink implements AutoCloseable {
-
-	private static final System.Logger logger = System.getLogger(io.github.workqueue.redis.RedisQueue.class.getName());
-
-	/** The start of a server's reply to a call of a function that it does not have. */
-	private static final String FUNCTION_NOT_FOUND = "ERR Function not found";
 
 	private final Connector connector;
 
@@ -71,8 +64,8 @@ public final class RedisLink implements AutoCloseable {
 	/** Waits for requests on their way, given the time left; see {@link #beforeClose}. */
 	private final List<LongConsumer> beforeClose = new CopyOnWriteArrayList<>();
 
-	/** False once a server refused functions: scripts are sent instead, from then on. */
-	private volatile boolean functions = true;
+	/** How scripts reach the server, and their second tries. */
+	private final ScriptCalls scripts = new ScriptCalls();
 
 	private RedisLink(Connector connector, Function<StatefulConnection<String, String>, LinkCommands> commands,
 			Function<StatefulConnection<String, String>, RedisListAsyncCommands<String, String>> lists) {
@@ -226,10 +219,10 @@ public final class RedisLink implements AutoCloseable {
 	<R> R run(Script script, ScriptOutputType type, String[] keys, String... args) {
 		LinkCommands current = commands();
 		try {
-			return SentScript.await(firstTry(current, script, type, keys, args), current.timeout());
+			return SentScript.await(this.scripts.firstTry(current, script, type, keys, args), current.timeout());
 		}
 		catch (RedisException ex) {
-			return secondTry(current, ex, script, type, keys, args);
+			return this.scripts.secondTry(current, ex, script, type, keys, args);
 		}
 	}
 
@@ -251,7 +244,7 @@ public final class RedisLink implements AutoCloseable {
 	<R> SentScript<R> send(Script script, ScriptOutputType type, String[] keys, @Nullable ReplicaAck ack,
 			String... args) {
 		LinkCommands current = commands();
-		RedisFuture<R> reply = firstTry(current, script, type, keys, args);
+		RedisFuture<R> reply = this.scripts.firstTry(current, script, type, keys, args);
 		// WAIT leaves from a helper thread, not from the event loop that completed the
 		// script: Lettuce's write takes a lock that another writer may hold.
 		Supplier<CompletableFuture<Long>> replicas = (ack != null) ? () -> CompletableFuture
@@ -259,7 +252,7 @@ public final class RedisLink implements AutoCloseable {
 			.thenCompose((wait) -> wait) : null;
 		Duration timeout = (ack != null) ? current.timeout().plus(ack.timeout()) : current.timeout();
 		return new SentScript<>(reply.toCompletableFuture(),
-				(failure) -> secondTry(current, failure, script, type, keys, args), timeout, replicas);
+				(failure) -> this.scripts.secondTry(current, failure, script, type, keys, args), timeout, replicas);
 	}
 
 	/**
@@ -276,67 +269,6 @@ public final class RedisLink implements AutoCloseable {
 		}
 		catch (RedisException ex) {
 			return -1;
-		}
-	}
-
-	private <R> RedisFuture<R> firstTry(LinkCommands current, Script script, ScriptOutputType type, String[] keys,
-			String... args) {
-		if (this.functions) {
-			return current.functions().fcall(ScriptLibrary.functionOf(script), type, keys, args);
-		}
-		return current.scripting().evalsha(script.sha1(), type, keys, args);
-	}
-
-	/**
-	 * After a first try that the server did not run because it lacked the function or the
-	 * script, or refused functions: loads the library and calls again, or sends the
-	 * script's text. Any other failure is the caller's.
-	 */
-	private <R> R secondTry(LinkCommands current, RedisException failure, Script script, ScriptOutputType type,
-			String[] keys, String... args) {
-		RedisException refusal = failure;
-		if (failure instanceof RedisNoScriptException) {
-			return SentScript.await(current.scripting().eval(script.body(), type, keys, args), current.timeout());
-		}
-		if (isCommandError(failure, FUNCTION_NOT_FOUND)) {
-			try {
-				current.libraryLoader().run();
-				return SentScript.await(current.functions().fcall(ScriptLibrary.functionOf(script), type, keys, args),
-						current.timeout());
-			}
-			catch (RedisException ex) {
-				refusal = ex;
-			}
-		}
-		if (!isRefusalOfFunctions(refusal)) {
-			throw refusal;
-		}
-		useScripts(refusal);
-		return SentScript.await(current.scripting().eval(script.body(), type, keys, args), current.timeout());
-	}
-
-	/** Whether a failure is one that {@link #secondTry} mends. */
-	static boolean wantsSecondTry(RedisException failure) {
-		return failure instanceof RedisNoScriptException || isCommandError(failure, FUNCTION_NOT_FOUND)
-				|| isRefusalOfFunctions(failure);
-	}
-
-	private static boolean isRefusalOfFunctions(RedisException failure) {
-		return isCommandError(failure, "NOPERM") || isCommandError(failure, "ERR unknown command")
-				|| isCommandError(failure, "ERR unknown subcommand");
-	}
-
-	/** Whether a failure is the server's error reply, starting with the given text. */
-	private static boolean isCommandError(RedisException failure, String start) {
-		return failure instanceof RedisCommandExecutionException && failure.getMessage() != null
-				&& failure.getMessage().startsWith(start);
-	}
-
-	private void useScripts(RedisException refusal) {
-		if (this.functions) {
-			this.functions = false;
-			logger.log(Level.INFO, "Redis refused functions (" + refusal.getMessage()
-					+ "): the queues send their scripts with EVALSHA instead, which costs Redis more per call");
 		}
 	}
 

@@ -101,7 +101,7 @@ final class SentScript<R> {
 	 */
 	boolean wantsSecondTry() {
 		RedisException failure = failure();
-		return this.secondTry != null && failure != null && RedisLink.wantsSecondTry(failure);
+		return this.secondTry != null && failure != null && ScriptCalls.wantsSecondTry(failure);
 	}
 
 	/** The Redis failure the reply ended with, or {@code null}. */

@@ -1,0 +1,93 @@
+package io.github.workqueue.redis.internal;
+
+import java.lang.System.Logger.Level;
+
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+
+/**
+ * How a script reaches the server: as a function of {@link ScriptLibrary} while the
+ * server accepts functions, else by its digest ({@code EVALSHA}); and the second try
+ * after a first one the server did not run (the library or the script not loaded there,
+ * or functions refused).
+ *
+ * <p>
+ * <b>Concurrency.</b> Thread-safe: the one state, whether functions are still used, is a
+ * volatile flag that only ever turns false.
+ */
+final class ScriptCalls {
+
+	private static final System.Logger logger = System.getLogger(io.github.workqueue.redis.RedisQueue.class.getName());
+
+	/** The start of a server's reply to a call of a function that it does not have. */
+	private static final String FUNCTION_NOT_FOUND = "ERR Function not found";
+
+	/** False once a server refused functions: scripts are sent instead, from then on. */
+	private volatile boolean functions = true;
+
+	/** The first try of a script: as a function, or by its digest. */
+	<R> RedisFuture<R> firstTry(LinkCommands current, Script script, ScriptOutputType type, String[] keys,
+			String... args) {
+		if (this.functions) {
+			return current.functions().fcall(ScriptLibrary.functionOf(script), type, keys, args);
+		}
+		return current.scripting().evalsha(script.sha1(), type, keys, args);
+	}
+
+	/**
+	 * After a first try that the server did not run because it lacked the function or the
+	 * script, or refused functions: loads the library and calls again, or sends the
+	 * script's text. Any other failure is the caller's.
+	 */
+	<R> R secondTry(LinkCommands current, RedisException failure, Script script, ScriptOutputType type, String[] keys,
+			String... args) {
+		RedisException refusal = failure;
+		if (failure instanceof RedisNoScriptException) {
+			return SentScript.await(current.scripting().eval(script.body(), type, keys, args), current.timeout());
+		}
+		if (isCommandError(failure, FUNCTION_NOT_FOUND)) {
+			try {
+				current.libraryLoader().run();
+				return SentScript.await(current.functions().fcall(ScriptLibrary.functionOf(script), type, keys, args),
+						current.timeout());
+			}
+			catch (RedisException ex) {
+				refusal = ex;
+			}
+		}
+		if (!isRefusalOfFunctions(refusal)) {
+			throw refusal;
+		}
+		useScripts(refusal);
+		return SentScript.await(current.scripting().eval(script.body(), type, keys, args), current.timeout());
+	}
+
+	/** Whether a failure is one that {@link #secondTry} mends. */
+	static boolean wantsSecondTry(RedisException failure) {
+		return failure instanceof RedisNoScriptException || isCommandError(failure, FUNCTION_NOT_FOUND)
+				|| isRefusalOfFunctions(failure);
+	}
+
+	private static boolean isRefusalOfFunctions(RedisException failure) {
+		return isCommandError(failure, "NOPERM") || isCommandError(failure, "ERR unknown command")
+				|| isCommandError(failure, "ERR unknown subcommand");
+	}
+
+	/** Whether a failure is the server's error reply, starting with the given text. */
+	private static boolean isCommandError(RedisException failure, String start) {
+		return failure instanceof RedisCommandExecutionException && failure.getMessage() != null
+				&& failure.getMessage().startsWith(start);
+	}
+
+	private void useScripts(RedisException refusal) {
+		if (this.functions) {
+			this.functions = false;
+			logger.log(Level.INFO, "Redis refused functions (" + refusal.getMessage()
+					+ "): the queues send their scripts with EVALSHA instead, which costs Redis more per call");
+		}
+	}
+
+}
