@@ -52,7 +52,8 @@ end
 local function nextEvent()
   local best = -1
   for _, key in ipairs({ WAITING, LEASES }) do
-    local first = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+    -- Most queues have no waiting items: their key's absence is often known already.
+    local first = (key == LEASES or exists(key)) and redis.call('ZRANGE', key, 0, 0, 'WITHSCORES') or {}
     if #first > 0 then
       local d = math.max(0, tonumber(first[2]) - now)
       if best < 0 or d < best then

@@ -28,8 +28,10 @@ local QUEUE, DIRTY, INFLIGHT, LEASES, WAITING, ORDER, FAILURES, EXPIRIES, PARKED
 local ENDED_OLD
 local now
 
+-- A whole number as Redis stores it. '%d' formats through a C long (64 bits where Redis runs),
+-- which costs half of '%.0f' for the sixteen digits of a time in microseconds.
 local function int(n)
-  return string.format('%.0f', n)
+  return string.format('%d', n)
 end
 
 local WAKE_HINTS = 64
