@@ -17,7 +17,7 @@ end
 local SEQ_OFFSET = 4503599627370496
 
 local function seqCode(sequence)
-  return string.format('%016.0f', sequence + SEQ_OFFSET)
+  return string.format('%016d', sequence + SEQ_OFFSET) -- '%d': see int()
 end
 
 -- Queues items without keys in READY at their priorities (prios[i], nil for 0), at the tail or
