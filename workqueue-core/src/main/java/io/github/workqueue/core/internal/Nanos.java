@@ -26,6 +26,16 @@ public final class Nanos {
 	}
 
 	/**
+	 * The time left of a timeout begun at {@code start}.
+	 * @param start {@link System#nanoTime()} when the timeout began
+	 * @param timeoutNanos the timeout, {@code Long.MAX_VALUE} for none
+	 * @return what is left (negative once it passed), {@code Long.MAX_VALUE} for none
+	 */
+	public static long remaining(long start, long timeoutNanos) {
+		return (timeoutNanos == Long.MAX_VALUE) ? Long.MAX_VALUE : timeoutNanos - (System.nanoTime() - start);
+	}
+
+	/**
 	 * Adds two values, clamping at the range of {@code long}.
 	 * @param a the first value
 	 * @param b the second value

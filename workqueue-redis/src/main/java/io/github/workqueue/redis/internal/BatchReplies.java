@@ -208,12 +208,7 @@ final class BatchReplies {
 			}
 		}
 		if (passOn) {
-			try {
-				this.link.pushHint(this.shards.keys(shard).wake());
-			}
-			catch (RuntimeException ex) {
-				// The hint is lost; the other instances poll within longestBlock.
-			}
+			this.link.pushHint(this.shards.keys(shard).wake());
 		}
 	}
 

@@ -176,18 +176,8 @@ final class BatchSender {
 	 * monitor.
 	 */
 	void wakeForLeases() {
-		if (!this.running) {
+		if (!this.running || (this.flights.anyFree() && !this.lingering)) {
 			wake();
-			return;
-		}
-		if (this.lingering) {
-			return;
-		}
-		for (int shard = 0; shard < this.flights.shards(); shard++) {
-			if (this.flights.isFree(shard)) {
-				unpark();
-				return;
-			}
 		}
 	}
 

@@ -81,6 +81,16 @@ final class Flights {
 		}
 	}
 
+	/** Whether some shard has no part on its way. */
+	boolean anyFree() {
+		for (Flight flight : this.flying) {
+			if (flight == null) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	boolean anyLanded() {
 		return !this.landed.isEmpty();
 	}

@@ -4,6 +4,7 @@ import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import io.github.workqueue.core.internal.Nanos;
 import io.github.workqueue.redis.DoneResult;
 import io.github.workqueue.redis.RedisQueue;
 import io.lettuce.core.RedisException;
@@ -98,7 +99,7 @@ final class InstanceShutdown<T> {
 			synchronized (this) {
 				long released = this.shutDownCalls;
 				while (!this.held.isEmpty() && this.shutDownCalls == released) {
-					long remaining = remaining(start, timeoutNanos);
+					long remaining = Nanos.remaining(start, timeoutNanos);
 					if (remaining <= 0) {
 						break;
 					}
@@ -110,7 +111,7 @@ final class InstanceShutdown<T> {
 		finally {
 			giveBackLeases();
 			// Within the drain's time: the dones asked without waiting are on their way.
-			this.batcher.awaitPendingDones(remaining(start, timeoutNanos));
+			this.batcher.awaitPendingDones(Nanos.remaining(start, timeoutNanos));
 		}
 	}
 
@@ -162,13 +163,6 @@ final class InstanceShutdown<T> {
 		if (!leases.isEmpty()) {
 			release(leases);
 		}
-	}
-
-	/**
-	 * The time left of a timeout begun at {@code start}; {@code Long.MAX_VALUE} for none.
-	 */
-	static long remaining(long start, long timeoutNanos) {
-		return (timeoutNanos == Long.MAX_VALUE) ? Long.MAX_VALUE : timeoutNanos - (System.nanoTime() - start);
 	}
 
 }

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 import io.github.workqueue.core.PrioritizedItem;
+import io.github.workqueue.core.internal.Nanos;
 import io.github.workqueue.redis.DoneResult;
 import io.github.workqueue.redis.ItemCodec;
 import io.github.workqueue.redis.Lease;
@@ -92,7 +93,7 @@ final class LeaseHolding<T> {
 			if (this.shutdown.isShuttingDown()) {
 				return Optional.empty();
 			}
-			long remaining = InstanceShutdown.remaining(start, timeoutNanos);
+			long remaining = Nanos.remaining(start, timeoutNanos);
 			Grant grant = (first || remaining > 0) ? this.batcher.take(Math.max(0, remaining)) : null;
 			first = false;
 			if (grant == null) {

@@ -84,8 +84,7 @@ final class RedisAdds<T> {
 	void addAll(Collection<? extends T> items, AddOptions options) {
 		Objects.requireNonNull(options, "options");
 		List<T> checked = AddAllItems.checked(items);
-		long delayMicros = options.delay().isNegative() ? 0 : LimiterSpec.micros(options.delay());
-		if (delayMicros > 0 || options.isRateLimited()) {
+		if (delayMicros(options.delay()) > 0 || options.isRateLimited()) {
 			checked.forEach((item) -> add(item, options));
 		}
 		else {
@@ -120,7 +119,7 @@ final class RedisAdds<T> {
 		if (droppedAfterShutdown(item)) {
 			return Duration.ZERO;
 		}
-		long delayMicros = options.delay().isNegative() ? 0 : LimiterSpec.micros(options.delay());
+		long delayMicros = delayMicros(options.delay());
 		int priority = options.priorityOr(this.defaultPriority);
 		if (delayMicros == 0 && !options.isRateLimited()) {
 			boolean made = this.batcher.add(this.batcher.request(encoded, priority, fairnessJson(item)));
@@ -154,7 +153,7 @@ final class RedisAdds<T> {
 		if (this.metrics != null) {
 			this.metrics.retried();
 		}
-		long micros = delay.isNegative() ? 0 : LimiterSpec.micros(delay);
+		long micros = delayMicros(delay);
 		if (micros == 0) {
 			add(item, AddOptions.defaults());
 			return;
@@ -188,6 +187,11 @@ final class RedisAdds<T> {
 
 	private String fairnessJson(T item) {
 		return (this.fairness != null) ? JSON.writeValueAsString(fairnessKeysOf(item)) : "";
+	}
+
+	/** A delay in microseconds, a negative one as none. */
+	private static long delayMicros(Duration delay) {
+		return delay.isNegative() ? 0 : LimiterSpec.micros(delay);
 	}
 
 	private String encode(T item) {

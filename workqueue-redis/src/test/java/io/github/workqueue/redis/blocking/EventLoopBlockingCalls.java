@@ -38,11 +38,9 @@ public final class EventLoopBlockingCalls implements BlockHoundIntegration {
 	@Override
 	public void applyTo(BlockHound.Builder builder) {
 		// Netty's pooled buffer allocator (4.2) takes a StampedLock for a moment when it
-		// grows or frees a magazine, on any write: the library's too when it sends a
-		// command
-		// from a completion (a hint passed on, a library load), as asynchronous code
-		// does.
-		// Netty's lock, which Netty's own integration does not list yet.
+		// grows or frees a magazine, on any write, so also where the library frees a
+		// reply's buffer on an event loop: Netty's lock, which Netty's own integration
+		// does not list yet.
 		builder.allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$Magazine", "free");
 		builder.blockingMethodCallback((method) -> {
 			BlockingOperationError error = new BlockingOperationError(method);

@@ -323,11 +323,6 @@ if wanted > 0 and not pausedEverywhere then
 end
 if granted < wanted then
   result[1] = nextEvent()
-  if not pausedEverywhere then
-    -- The take found fewer ready items than it asked for, and nothing became ready after it:
-    -- no item is left for a wake-up hint to announce.
-    queued = 0
-  end
 end
 endScript()
 return result

@@ -48,18 +48,21 @@ local function endLease(item)
   redis.call('ZREM', LEASES, item)
 end
 
--- Microseconds until the earliest waiting item is ready or lease expires; -1 when neither exists.
-local function nextEvent()
-  local best = -1
-  for _, key in ipairs({ WAITING, LEASES }) do
-    -- Most queues have no waiting items: their key's absence is often known already.
-    local first = (key == LEASES or exists(key)) and redis.call('ZRANGE', key, 0, 0, 'WITHSCORES') or {}
-    if #first > 0 then
-      local d = math.max(0, tonumber(first[2]) - now)
-      if best < 0 or d < best then
-        best = d
-      end
-    end
+-- Microseconds until the first member of a sorted set is due, or nil when it is empty.
+local function untilFirst(key)
+  local first = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  if #first > 0 then
+    return math.max(0, tonumber(first[2]) - now)
   end
-  return best
+end
+
+-- Microseconds until the earliest waiting item is ready or lease expires; -1 when neither exists.
+-- Most queues have no waiting items, and the absence of their key is often known already.
+local function nextEvent()
+  local waiting = exists(WAITING) and untilFirst(WAITING)
+  local lease = untilFirst(LEASES)
+  if waiting and lease then
+    return math.min(waiting, lease)
+  end
+  return waiting or lease or -1
 end

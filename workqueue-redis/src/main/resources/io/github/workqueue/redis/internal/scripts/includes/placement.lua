@@ -64,6 +64,7 @@ local function enqueueAll(items, front)
     return
   end
   queued = queued + n
+  drained = false
   local prios = exists(PRIO) and redis.call('HMGET', PRIO, unpack(items)) or {}
   local fair = exists(FAIR) and redis.call('HMGET', FAIR, unpack(items)) or {}
   if front or (passing and #passing.items or 0) + n > passLimit then
@@ -87,7 +88,7 @@ end
 
 -- Takes up to count ready items, highest priority first; false when none (as LPOP). Also
 -- returns the priority of each item, the level it came from (the FIFO's are all at 0).
-local function popReady(count)
+local function takeReady(count)
   if passing then
     local held = passing
     passing = nil
@@ -117,6 +118,14 @@ local function popReady(count)
       top = nil
     end
   end
+  return items, prios
+end
+
+-- takeReady, noting when the take emptied the ready items (while items pass through the
+-- script, they are the only ready ones).
+local function popReady(count)
+  local items, prios = takeReady(count)
+  drained = not items or #items < count
   return items, prios
 end
 
@@ -169,7 +178,7 @@ local function endScript()
   -- items and not take them, they are queued, not lost.
   settle()
   flushCounts()
-  if queued == 0 then
+  if queued == 0 or drained then
     return
   end
   local hints = math.min(queued, readyCount(), WAKE_HINTS)

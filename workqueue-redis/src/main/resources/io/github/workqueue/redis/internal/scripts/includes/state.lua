@@ -100,8 +100,9 @@ end
 -- the levels are empty their key is gone, and the FIFO is back.
 
 -- Items that became ready during this script and were queued in Redis's keys: endScript() wakes
--- getters once for all.
-local queued
+-- getters once for all. drained: a take found fewer ready items than it asked for and none has
+-- become ready since, so no hint is needed (endScript() need not count the ready items).
+local queued, drained
 
 -- Also kept for the whole script, so that a batch of many items pays for them once: the ready
 -- counts not yet written to COUNT (endScript() writes them).
@@ -131,7 +132,7 @@ local function begin(keys, argv)
   end
   PRIO, FAIR, LEVELS, COUNT = QUEUE .. ':prio', QUEUE .. ':fair', QUEUE .. ':levels', QUEUE .. ':count'
   READY, SEQ = QUEUE .. ':ready', QUEUE .. ':seq'
-  existing, queued = {}, 0
+  existing, queued, drained = {}, 0, false
   pendingCount, pendingAll = {}, 0
   passing, passLimit = nil, 0
 end
