@@ -117,9 +117,9 @@ class DashboardBrowserTest {
 			assertThat(browser.text("[data-queue=deployments] [data-field=adds]")).isNotEqualTo("0");
 			assertThat(browser.text("[data-queue=deployments] [data-series=workDurationP50] b")).isNotEqualTo("–");
 		});
+		browser.screenshot(Path.of("target", "dashboard-under-load.png"));
 		// Quantiles read as what the buckets know: no nanoseconds, no negative times;
-		// every
-		// chart's axis says its unit.
+		// every chart's axis says its unit.
 		for (String legend : browser.findAll("[data-queue=deployments] .legend")
 			.stream()
 			.map((element) -> element.getText())
@@ -475,6 +475,7 @@ class DashboardBrowserTest {
 				.build(), HttpResponse.BodyHandlers.ofString());
 		assertThat(refused.statusCode()).isEqualTo(405);
 		assertThat(sample.getBean(QueueWorkerRegistry.class).getContainer("deployments").isPaused()).isFalse();
+		browser.screenshot(Path.of("target", "dashboard-read-only.png"));
 		assertThat(browser.consoleErrors()).as("console errors").isEmpty();
 	}
 
