@@ -2,6 +2,7 @@ package io.github.workqueue.benchmarks;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,8 +31,13 @@ import io.lettuce.core.api.sync.RedisCommands;
  * Run: {@code java -cp
  * workqueue-benchmarks/target/benchmarks.jar
  * io.github.workqueue.benchmarks.RedisScriptCost [batch size...]} (1, 4, 16 and 64 when
- * none are given). The argument layout of {@code batch.lua} is the one its header
- * describes; this class follows it.
+ * none are given); {@code -Dcost.items=N} runs N items per case instead of 40,000 and
+ * {@code -Dcost.modes=priorities,...} some of the three modes only (for a server under
+ * {@code valgrind --tool=callgrind}, whose instruction counts, unlike times, repeat from
+ * run to run); {@code -Dcost.aroundCase=COMMAND} runs {@code COMMAND start LABEL} before
+ * each case and {@code COMMAND end LABEL} after it (to zero and dump such counts per case
+ * with {@code callgrind_control}). The argument layout of {@code batch.lua} is the one
+ * its header describes; this class follows it.
  */
 public final class RedisScriptCost {
 
@@ -41,9 +47,11 @@ public final class RedisScriptCost {
 
 	private static final int KEYS = 14;
 
-	private static final int ITEMS_PER_CASE = 40_000;
+	private static final int ITEMS_PER_CASE = Integer.getInteger("cost.items", 40_000);
 
-	private static final String[] MODES = { "plain", "priorities", "fairness" };
+	private static final String[] MODES = System.getProperty("cost.modes", "plain,priorities,fairness").split(",");
+
+	private static final int FIXED_CALLS = Math.min(20_000, ITEMS_PER_CASE / 2);
 
 	private final RedisCommands<String, String> redis;
 
@@ -79,9 +87,9 @@ public final class RedisScriptCost {
 	private void run() throws IOException {
 		this.redis.functionLoad(library(), true);
 		System.out.printf("%-32s %10s %10s %10s %10s%n", "case", "us/call", "us/item", "cmds/call", "cmd us/call");
-		measure("function returning 1", "cost_bare", 1, 20_000, (i) -> new String[] { "" });
-		measure("begin (keys, TIME)", "cost_begin", 1, 20_000, (i) -> new String[] { "" });
-		measure("batch with nothing", "cost_batch", 1, 20_000, (i) -> batch(List.of(), List.of(), 0, "plain"));
+		measure("function returning 1", "cost_bare", 1, FIXED_CALLS, (i) -> new String[] { "" });
+		measure("begin (keys, TIME)", "cost_begin", 1, FIXED_CALLS, (i) -> new String[] { "" });
+		measure("batch with nothing", "cost_batch", 1, FIXED_CALLS, (i) -> batch(List.of(), List.of(), 0, "plain"));
 		for (String mode : MODES) {
 			for (int k : this.batchSizes) {
 				int calls = ITEMS_PER_CASE / k;
@@ -161,6 +169,27 @@ public final class RedisScriptCost {
 		return argv.toArray(new String[0]);
 	}
 
+	/** Runs the command of {@code -Dcost.aroundCase}, if given, and waits for it. */
+	private static void aroundCase(String phase, String label) {
+		String command = System.getProperty("cost.aroundCase");
+		if (command == null) {
+			return;
+		}
+		try {
+			int status = new ProcessBuilder(command, phase, label).inheritIO().start().waitFor();
+			if (status != 0) {
+				throw new IllegalStateException(command + " " + phase + " '" + label + "' exited with " + status);
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
 	private void measure(String label, String function, int perCall, int calls, IntFunction<String[]> argv) {
 		measure(label, function, perCall, calls, argv, null);
 	}
@@ -171,6 +200,7 @@ public final class RedisScriptCost {
 	 */
 	private void measure(String label, String function, int perCall, int calls, IntFunction<String[]> argv,
 			List<String> leases) {
+		aroundCase("start", label);
 		CommandStats before = CommandStats.read(this.redis);
 		for (int i = 0; i < calls; i++) {
 			List<Object> reply = this.redis.fcall(function, ScriptOutputType.MULTI, this.keys, argv.apply(i));
@@ -184,6 +214,7 @@ public final class RedisScriptCost {
 			}
 		}
 		CommandStats ran = CommandStats.read(this.redis).since(before);
+		aroundCase("end", label);
 		double scriptMicros = ran.of(CommandStats.SCRIPTS).micros();
 		CommandStats.Counts commands = ran.commands();
 		System.out.printf("%-32s %10.2f %10.2f %10.1f %10.2f%n", label, scriptMicros / calls,

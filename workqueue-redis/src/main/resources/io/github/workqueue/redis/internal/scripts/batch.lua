@@ -36,6 +36,7 @@ if addCount > 0 or optionCount > 0 or wanted > 0 then
 end
 
 -- An add supersedes a waiting entry: drops the entries of the items whose ready time is given.
+-- Returns how many there were.
 local function supersede(items, ready)
   local superseded = {}
   for i, item in ipairs(items) do
@@ -47,13 +48,18 @@ local function supersede(items, ready)
     redis.call('ZREM', WAITING, unpack(superseded))
     redis.call('HDEL', ORDER, unpack(superseded))
   end
+  return #superseded
 end
 
 -- Marks the items dirty (dedup while dirty, and within the batch), queues those not in flight
 -- (an item in flight runs again after its done), and appends each add's result. dirty and
--- inFlight are the items' fields of DIRTY and INFLIGHT as they are now.
-local function markDirtyAll(items, dirty, inFlight)
+-- inFlight are the items' fields of DIRTY and INFLIGHT as they are now; known, when given, the
+-- fields of PRIO and FAIR that the items queued here have (enqueueAll's known, by the items'
+-- index here), or nil to read them.
+local function markDirtyAll(items, dirty, inFlight, known)
   local marked, marks, pushed = {}, {}, {}
+  -- NO_ATTRIBUTES holds for any index; other fields move to the index in pushed.
+  local pushedKnown = (known and known ~= NO_ATTRIBUTES) and { prios = {}, fair = {} } or known
   for i, item in ipairs(items) do
     if dirty[i] or marked[item] then
       result[#result + 1] = 0
@@ -62,7 +68,17 @@ local function markDirtyAll(items, dirty, inFlight)
       marks[#marks + 1] = item
       marks[#marks + 1] = nowText
       if not inFlight[i] then
-        pushed[#pushed + 1] = item
+        local at = #pushed + 1
+        pushed[at] = item
+        if pushedKnown ~= known then
+          -- Only fields that are set: in Lua 5.1 storing nil makes a slot too.
+          if known.prios[i] then
+            pushedKnown.prios[at] = known.prios[i]
+          end
+          if known.fair[i] then
+            pushedKnown.fair[at] = known.fair[i]
+          end
+        end
       end
       result[#result + 1] = 1
     end
@@ -77,7 +93,7 @@ local function markDirtyAll(items, dirty, inFlight)
       redis.call('HDEL', PARKED, unpack(unparked))
     end
   end
-  enqueueAll(pushed, false)
+  enqueueAll(pushed, false, pushedKnown)
 end
 
 -- Whether an item already queued comes after an item that this batch queues (a new or a waiting
@@ -115,10 +131,10 @@ if addCount > 0 then
       end
     end
   end
-  if exists(WAITING) then
-    supersede(items, redis.call('ZMSCORE', WAITING, unpack(items)))
-  end
-  markDirtyAll(items, redis.call('HMGET', DIRTY, unpack(items)), redis.call('HMGET', INFLIGHT, unpack(items)))
+  -- A superseded item may keep a priority of its own (a raise never lowers it): read then.
+  local superseded = exists(WAITING) and supersede(items, redis.call('ZMSCORE', WAITING, unpack(items))) or 0
+  markDirtyAll(items, redis.call('HMGET', DIRTY, unpack(items)), redis.call('HMGET', INFLIGHT, unpack(items)),
+    superseded == 0 and NO_ATTRIBUTES or nil)
 end
 
 -- Adds with a priority (and fairness keys): the item's priority is raised, or taken by a new
@@ -126,10 +142,19 @@ end
 -- an item named twice, or one already queued after one this batch queues (queuedAfterNew),
 -- makes the batch go one add at a time, so that each add sees the ones before it.
 if optionCount > 0 then
-  local items, prios, keys, seen, distinct = {}, {}, {}, {}, true
+  -- prioTexts: the priorities as sent, written to PRIO as they are (see readyAddAll's scores);
+  -- each one read as a number once (numberOf).
+  local items, prios, prioTexts, keys, seen, distinct = {}, {}, {}, {}, {}, true
+  local numberOf = {}
   for k = 1, optionCount do
     local at = optionsAt + 3 * k - 2
-    items[k], prios[k], keys[k] = ARGV[at], tonumber(ARGV[at + 1]), ARGV[at + 2]
+    items[k], prioTexts[k], keys[k] = ARGV[at], ARGV[at + 1], ARGV[at + 2]
+    local priority = numberOf[prioTexts[k]]
+    if not priority then
+      priority = tonumber(prioTexts[k])
+      numberOf[prioTexts[k]] = priority
+    end
+    prios[k] = priority
     distinct = distinct and not seen[items[k]]
     seen[items[k]] = true
   end
@@ -147,15 +172,19 @@ if optionCount > 0 then
   else
     local waiting = exists(WAITING) and redis.call('ZMSCORE', WAITING, unpack(items)) or {}
     local newPrios, newKeys = {}, {}
+    -- The fields of PRIO and FAIR the new items are given below, by their index.
+    local known = { prios = {}, fair = {} }
     for k, item in ipairs(items) do
       if dirty[k] or inFlight[k] or waiting[k] then
         levels().prioritize(item, prios[k], keys[k])
       else
         if prios[k] ~= 0 then
+          known.prios[k] = prioTexts[k]
           newPrios[#newPrios + 1] = item
-          newPrios[#newPrios + 1] = prios[k]
+          newPrios[#newPrios + 1] = prioTexts[k]
         end
         if keys[k] ~= '' then
+          known.fair[k] = keys[k]
           newKeys[#newKeys + 1] = item
           newKeys[#newKeys + 1] = keys[k]
         end
@@ -169,9 +198,10 @@ if optionCount > 0 then
       redis.call('HSET', FAIR, unpack(newKeys))
       existing[FAIR] = true
     end
-    -- prioritize writes neither DIRTY nor INFLIGHT: what was read above still holds.
-    supersede(items, waiting)
-    markDirtyAll(items, dirty, inFlight)
+    -- prioritize writes neither DIRTY nor INFLIGHT: what was read above still holds. A
+    -- superseded item was raised (prioritize): its fields are read then.
+    local superseded = supersede(items, waiting)
+    markDirtyAll(items, dirty, inFlight, superseded == 0 and known or nil)
   end
 end
 

@@ -8,9 +8,11 @@ local function levels()
   if levelOps then
     return levelOps
   end
+  -- The keys of an item without any: one table for all, never written.
+  local NO_KEYS = {}
   local function keysOf(encoded)
     if not encoded then
-      return {}
+      return NO_KEYS
     end
     return cjson.decode(encoded)
   end
@@ -129,18 +131,23 @@ local function levels()
     end
   end
 
-  -- Adds an item to what fillLeaves will give the node of its priority and keys, making the
-  -- node ready for it.
-  local function gather(members, priority, keys, sequence, item)
-    local node = activate(priority, keys)
+  -- Adds an item to what fillLeaves will give a node made ready for it (activate) at the
+  -- item's priority.
+  local function gatherAt(members, node, priority, sequence, item)
     local list = members[node]
     if not list then
       list = {}
       members[node] = list
     end
-    list[#list + 1] = sequence
+    list[#list + 1] = int(sequence)
     list[#list + 1] = item
     countReady(priority, 1)
+  end
+
+  -- Adds an item to what fillLeaves will give the node of its priority and keys, making the
+  -- node ready for it.
+  local function gather(members, priority, keys, sequence, item)
+    gatherAt(members, activate(priority, keys), priority, sequence, item)
   end
 
   local function treeAdd(priority, keys, item, sequence)
@@ -392,9 +399,15 @@ local function levels()
       turns.last = turns.last + 1
       turns[turns.last] = entry
     end
-    local roots, priorities = {}, {}
+    local roots, priorities, priorityOf = {}, {}, {}
     for i, item in ipairs(items) do
-      local priority = tonumber(prios[i] or 0)
+      -- A priority's text is read as a number once (tonumber of a text costs strtod).
+      local given = prios[i] or 0
+      local priority = priorityOf[given]
+      if not priority then
+        priority = tonumber(given)
+        priorityOf[given] = priority
+      end
       local node = roots[priority]
       if not node then
         node = newNode()
@@ -459,7 +472,7 @@ local function levels()
     end
     return taken, takenPrios
   end
-  levelOps = { keysOf = keysOf, gather = gather, fillLeaves = fillLeaves,
+  levelOps = { keysOf = keysOf, activate = activate, gatherAt = gatherAt, fillLeaves = fillLeaves,
     pop = treePop, useLevels = useLevels, prioritize = prioritize, rootOf = rootOf, turnsOf = turnsOf,
     childOf = childOf, serveAll = serveAll }
   return levelOps

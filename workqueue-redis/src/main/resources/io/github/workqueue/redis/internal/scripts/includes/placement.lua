@@ -30,9 +30,23 @@ local function placeAll(items, prios, fair, front)
   end
   local ops = levels()
   local sequenceOf = sequences(n, front)
-  local members = {}
+  -- The items of one priority and keys go to one node, made ready for the first of them: each
+  -- priority is read as a number once (priorityOf), each node found once (nodes[priority as
+  -- read][keys as read]).
+  local members, priorityOf, nodes = {}, {}, {}
   for i, item in ipairs(items) do
-    ops.gather(members, tonumber(prios[i] or 0), ops.keysOf(fair[i]), sequenceOf(i), item)
+    local given, encoded = prios[i] or 0, fair[i] or ''
+    local priority, byKeys = priorityOf[given], nodes[given]
+    if not priority then
+      priority, byKeys = tonumber(given), {}
+      priorityOf[given], nodes[given] = priority, byKeys
+    end
+    local node = byKeys[encoded]
+    if not node then
+      node = ops.activate(priority, ops.keysOf(fair[i]))
+      byKeys[encoded] = node
+    end
+    ops.gatherAt(members, node, priority, sequenceOf(i), item)
   end
   ops.fillLeaves(members)
 end
@@ -56,17 +70,29 @@ local function mayPass(prios, fair, n)
   return false
 end
 
+-- What enqueueAll is told of items that are neither dirty, waiting nor in flight and were
+-- given no priority or keys: they have none (PRIO and FAIR hold them for the items present
+-- only). Made once, never written.
+local NO_ATTRIBUTES = { prios = {}, fair = {} }
+
 -- Queues items that became ready, at the tail (or, one by one, at the head) of their priority;
--- items at the tail may instead pass through the script (see passing).
-local function enqueueAll(items, front)
+-- items at the tail may instead pass through the script (see passing). known, when given, holds
+-- the items' fields of PRIO and FAIR as a caller that just wrote them knows them (prios and
+-- fair, nil where none), and saves reading them back.
+local function enqueueAll(items, front, known)
   local n = #items
   if n == 0 then
     return
   end
   queued = queued + n
   drained = false
-  local prios = exists(PRIO) and redis.call('HMGET', PRIO, unpack(items)) or {}
-  local fair = exists(FAIR) and redis.call('HMGET', FAIR, unpack(items)) or {}
+  local prios, fair
+  if known then
+    prios, fair = known.prios, known.fair
+  else
+    prios = exists(PRIO) and redis.call('HMGET', PRIO, unpack(items)) or {}
+    fair = exists(FAIR) and redis.call('HMGET', FAIR, unpack(items)) or {}
+  end
   if front or (passing and #passing.items or 0) + n > passLimit then
     settle()
   elseif not passing and mayPass(prios, fair, n) then

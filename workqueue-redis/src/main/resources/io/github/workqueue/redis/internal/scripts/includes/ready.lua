@@ -25,9 +25,18 @@ end
 local function readyAddAll(items, prios, front)
   local sequenceOf = sequences(#items, front)
   local members, codes = {}, {}
+  -- Each priority's score as text, made once: a number given to redis.call is formatted with
+  -- '%.14g', which costs several times '%d' (see int()).
+  local scores = {}
   for i, item in ipairs(items) do
     local code = seqCode(sequenceOf(i))
-    members[#members + 1] = 0 - tonumber(prios[i] or 0)
+    local priority = prios[i] or 0
+    local score = scores[priority]
+    if not score then
+      score = int(0 - tonumber(priority))
+      scores[priority] = score
+    end
+    members[#members + 1] = score
     members[#members + 1] = code .. item
     codes[#codes + 1] = item
     codes[#codes + 1] = code
@@ -55,10 +64,16 @@ end
 -- Takes up to count items from READY: the items and their priorities.
 local function readyPop(count)
   local popped = redis.call('ZPOPMIN', READY, count)
-  local items, prios = {}, {}
+  local items, prios, priorityOf = {}, {}, {}
   for i = 1, #popped, 2 do
     items[#items + 1] = string.sub(popped[i], 17)
-    prios[#prios + 1] = 0 - tonumber(popped[i + 1])
+    local score = popped[i + 1]
+    local priority = priorityOf[score]
+    if not priority then
+      priority = 0 - tonumber(score)
+      priorityOf[score] = priority
+    end
+    prios[#prios + 1] = priority
   end
   if #items > 0 then
     redis.call('HDEL', SEQ, unpack(items))
