@@ -168,15 +168,21 @@ final class BatchReplies {
 		int granted = grants.size();
 		List<Grant> unclaimed;
 		boolean allShort = false;
-		synchronized (this.lock) {
-			unclaimed = this.asks.serve(grants, this.buffer);
-			if (granted < forTakers) {
-				allShort = this.asks.shardWasShort(answer.nextEventMicros(), sent, System.nanoTime());
+		List<Taker> served = new ArrayList<>(grants.size());
+		try {
+			synchronized (this.lock) {
+				unclaimed = this.asks.serve(grants, this.buffer, served);
+				if (granted < forTakers) {
+					allShort = this.asks.shardWasShort(answer.nextEventMicros(), sent, System.nanoTime());
+				}
+				else {
+					this.asks.shardHadEnough();
+					this.buffer.shardAnswered(granted < part.wanted(), System.nanoTime());
+				}
 			}
-			else {
-				this.asks.shardHadEnough();
-				this.buffer.shardAnswered(granted < part.wanted(), System.nanoTime());
-			}
+		}
+		finally {
+			served.forEach(Taker::wake);
 		}
 		this.returns.giveBackUntaken(unclaimed);
 		if (granted >= forTakers) {

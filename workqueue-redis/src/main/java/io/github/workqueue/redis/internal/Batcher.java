@@ -350,8 +350,14 @@ final class Batcher {
 	private void handBack(@Nullable Grant grant) {
 		if (grant != null) {
 			List<Grant> unclaimed;
-			synchronized (this) {
-				unclaimed = this.asks.serve(List.of(grant), this.buffer);
+			List<Taker> served = new ArrayList<>(1);
+			try {
+				synchronized (this) {
+					unclaimed = this.asks.serve(List.of(grant), this.buffer, served);
+				}
+			}
+			finally {
+				served.forEach(Taker::wake);
 			}
 			this.returns.giveBackUntaken(unclaimed);
 		}

@@ -178,12 +178,15 @@ final class LeaseAsks {
 	/**
 	 * Hands each grant, in order, to the first taker still waiting, or else to the buffer
 	 * while it has room: all at once, so that a served taker finds the buffer filled.
+	 * @param served the takers served are added here, each as it is served: the caller
+	 * wakes them ({@link Taker#wake}) once it holds the batcher's monitor no more, also
+	 * if this throws
 	 * @return the grants that neither took
 	 */
-	List<Grant> serve(List<Grant> grants, LeaseAheadBuffer buffer) {
+	List<Grant> serve(List<Grant> grants, LeaseAheadBuffer buffer, List<Taker> served) {
 		List<Grant> unclaimed = new ArrayList<>(0);
 		for (Grant grant : grants) {
-			if (!serve(grant) && !buffer.keep(grant, this.shutDown)) {
+			if (!serve(grant, served) && !buffer.keep(grant, this.shutDown)) {
 				unclaimed.add(grant);
 			}
 		}
@@ -191,10 +194,11 @@ final class LeaseAsks {
 	}
 
 	/** Hands a grant to the first taker still waiting. */
-	private boolean serve(Grant grant) {
+	private boolean serve(Grant grant, List<Taker> served) {
 		Taker taker;
 		while ((taker = this.takers.poll()) != null) {
-			if (taker.serve(grant)) {
+			if (taker.claim(grant)) {
+				served.add(taker);
 				return true;
 			}
 		}

@@ -36,14 +36,26 @@ final class Taker {
 		return this.waiting;
 	}
 
-	synchronized boolean serve(Grant served) {
+	/**
+	 * Gives the taker a grant if it still waits, without waking its thread: whoever
+	 * claimed it calls {@link #wake} once it holds no other lock, so that the thread,
+	 * woken, does not find the batcher's monitor still held by its server (it asks for
+	 * that monitor at once to end its item and take the next). A thread that wakes by
+	 * itself meanwhile (its timeout) finds the grant.
+	 * @return whether the taker took the grant
+	 */
+	synchronized boolean claim(Grant served) {
 		if (!this.waiting) {
 			return false;
 		}
 		this.waiting = false;
 		this.grant = served;
-		notifyAll();
 		return true;
+	}
+
+	/** Wakes the thread of a taker that was claimed. */
+	synchronized void wake() {
+		notifyAll();
 	}
 
 	synchronized void cancel() {

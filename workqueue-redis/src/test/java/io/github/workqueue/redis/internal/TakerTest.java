@@ -11,7 +11,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The waits of a {@link Taker}: a try wakes a take that has no time left (it waits for
- * one ask, within its bound), and does not end a take that still has time.
+ * one ask, within its bound), and does not end a take that still has time; a claim serves
+ * it once, and a claimed take never waits again.
  */
 class TakerTest {
 
@@ -54,8 +55,22 @@ class TakerTest {
 		taker.tried();
 		await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> !waited.isDone());
 		Grant grant = new Grant(0, "a", 1, 0, 0, 0, System.nanoTime());
-		assertThat(taker.serve(grant)).isTrue();
+		assertThat(taker.claim(grant)).isTrue();
+		taker.wake();
 		assertThat(waited).as("served").succeedsWithin(Duration.ofSeconds(10));
+		assertThat(taker.grant).isSameAs(grant);
+		assertThat(taker.claim(new Grant(0, "b", 2, 0, 0, 0, System.nanoTime()))).as("served once").isFalse();
+		assertThat(taker.grant).isSameAs(grant);
+	}
+
+	@Test
+	void aTakeClaimedAsItsTimeoutEndsShouldEndWithTheGrant() throws Exception {
+		Taker taker = new Taker();
+		Grant grant = new Grant(0, "a", 1, 0, 0, 0, System.nanoTime());
+		assertThat(taker.claim(grant)).isTrue();
+		// Never woken: the claim alone ends the wait, as a timeout that ends it would.
+		taker.await(MINUTE, MINUTE);
+		assertThat(taker.isWaiting()).isFalse();
 		assertThat(taker.grant).isSameAs(grant);
 	}
 
