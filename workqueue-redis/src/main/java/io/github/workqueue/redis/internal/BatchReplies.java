@@ -27,7 +27,10 @@ import org.jspecify.annotations.Nullable;
  * <b>Concurrency.</b> The shared state is guarded by the batcher's monitor, taken for
  * moments only. {@link #read} runs on the sender only; a Lettuce thread hands a landed
  * flight over without the monitor ({@link #landed}); a hint takes it for a moment
- * ({@link #hintEnded}).
+ * ({@link #hintEnded}). A taker is served under the monitor ({@link Taker#claim}) and its
+ * thread woken once the monitor is left ({@link Taker#wake}), so that the woken worker,
+ * which asks for the monitor at once for its done and its next take, does not find it
+ * held by the serving.
  */
 final class BatchReplies {
 
