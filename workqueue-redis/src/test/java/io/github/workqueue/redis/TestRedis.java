@@ -2,8 +2,11 @@ package io.github.workqueue.redis;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 
 import io.lettuce.core.RedisClient;
 import redis.embedded.RedisServer;
@@ -16,6 +19,11 @@ import redis.embedded.exceptions.EmbeddedRedisException;
  * names of their own.
  */
 public final class TestRedis {
+
+	/** Where cluster nodes' ports are drawn from ({@link #freeClusterPort}). */
+	private static final int CLUSTER_PORTS_FROM = 12_000;
+
+	private static final int CLUSTER_PORTS_TO = 22_000;
 
 	private static String uri;
 
@@ -90,6 +98,36 @@ public final class TestRedis {
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/**
+	 * A port for a Redis Cluster node: free, and with its cluster bus port (10,000 above
+	 * it) free too. Both are below the kernel's ephemeral range (32,768 and up on Linux),
+	 * from which the tests' own client connections take their local ports: a node given
+	 * an ephemeral port ({@link #freePort}) could find its bus port taken by one of them,
+	 * and Redis refuses a cluster node above port 55,535 anyway.
+	 * @return the port
+	 */
+	public static int freeClusterPort() {
+		for (int attempt = 0; attempt < 1000; attempt++) {
+			int port = ThreadLocalRandom.current().nextInt(CLUSTER_PORTS_FROM, CLUSTER_PORTS_TO);
+			if (isFree(port) && isFree(port + 10_000)) {
+				return port;
+			}
+		}
+		throw new IllegalStateException("no free port between " + CLUSTER_PORTS_FROM + " and " + CLUSTER_PORTS_TO
+				+ " whose cluster bus port is free too");
+	}
+
+	private static boolean isFree(int port) {
+		try (ServerSocket socket = new ServerSocket()) {
+			socket.setReuseAddress(false);
+			socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
 		}
 	}
 

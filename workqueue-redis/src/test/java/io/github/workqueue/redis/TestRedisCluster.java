@@ -65,7 +65,7 @@ public final class TestRedisCluster {
 		List<Integer> ports = new ArrayList<>();
 		List<RedisServer> servers = new ArrayList<>();
 		for (int i = 0; i < 3; i++) {
-			int port = TestRedis.freePort();
+			int port = TestRedis.freeClusterPort();
 			ports.add(port);
 			servers.add(TestRedis.startServer(port, "cluster-enabled yes", "cluster-node-timeout 5000",
 					"cluster-config-file nodes-" + port + ".conf", "dir " + dir));

@@ -33,7 +33,7 @@ public final class ClusterWithReplicas implements AutoCloseable {
 	 */
 	public ClusterWithReplicas(Path dir) {
 		for (int i = 0; i < 6; i++) {
-			int port = TestRedis.freePort();
+			int port = TestRedis.freeClusterPort();
 			RedisProcess node = RedisProcess.server(port, dir.resolve("node-" + port), "cluster-enabled yes",
 					"cluster-node-timeout 1000", "cluster-config-file nodes.conf", "appendonly yes",
 					"cluster-replica-validity-factor 0", "cluster-require-full-coverage no");
