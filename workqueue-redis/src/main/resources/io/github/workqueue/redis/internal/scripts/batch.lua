@@ -58,8 +58,9 @@ end
 -- index here), or nil to read them.
 local function markDirtyAll(items, dirty, inFlight, known)
   local marked, marks, pushed = {}, {}, {}
-  -- NO_ATTRIBUTES holds for any index; other fields move to the index in pushed.
-  local pushedKnown = (known and known ~= NO_ATTRIBUTES) and { prios = {}, fair = {} } or known
+  -- NO_ATTRIBUTES holds for any index; other fields move to the item's index in pushed.
+  local moved = known and known ~= NO_ATTRIBUTES
+  local pushedKnown = moved and { prios = {}, fair = {} } or known
   for i, item in ipairs(items) do
     if dirty[i] or marked[item] then
       result[#result + 1] = 0
@@ -70,7 +71,7 @@ local function markDirtyAll(items, dirty, inFlight, known)
       if not inFlight[i] then
         local at = #pushed + 1
         pushed[at] = item
-        if pushedKnown ~= known then
+        if moved then
           -- Only fields that are set: in Lua 5.1 storing nil makes a slot too.
           if known.prios[i] then
             pushedKnown.prios[at] = known.prios[i]
@@ -142,19 +143,13 @@ end
 -- an item named twice, or one already queued after one this batch queues (queuedAfterNew),
 -- makes the batch go one add at a time, so that each add sees the ones before it.
 if optionCount > 0 then
-  -- prioTexts: the priorities as sent, written to PRIO as they are (see readyAddAll's scores);
-  -- each one read as a number once (numberOf).
+  -- prioTexts: the priorities as sent, written to PRIO as they are (see readyAddAll's scores).
   local items, prios, prioTexts, keys, seen, distinct = {}, {}, {}, {}, {}, true
-  local numberOf = {}
+  local numbers = {}
   for k = 1, optionCount do
     local at = optionsAt + 3 * k - 2
     items[k], prioTexts[k], keys[k] = ARGV[at], ARGV[at + 1], ARGV[at + 2]
-    local priority = numberOf[prioTexts[k]]
-    if not priority then
-      priority = tonumber(prioTexts[k])
-      numberOf[prioTexts[k]] = priority
-    end
-    prios[k] = priority
+    prios[k] = numberIn(numbers, prioTexts[k])
     distinct = distinct and not seen[items[k]]
     seen[items[k]] = true
   end

@@ -399,15 +399,9 @@ local function levels()
       turns.last = turns.last + 1
       turns[turns.last] = entry
     end
-    local roots, priorities, priorityOf = {}, {}, {}
+    local roots, priorities, numbers = {}, {}, {}
     for i, item in ipairs(items) do
-      -- A priority's text is read as a number once (tonumber of a text costs strtod).
-      local given = prios[i] or 0
-      local priority = priorityOf[given]
-      if not priority then
-        priority = tonumber(given)
-        priorityOf[given] = priority
-      end
+      local priority = numberIn(numbers, prios[i] or 0)
       local node = roots[priority]
       if not node then
         node = newNode()

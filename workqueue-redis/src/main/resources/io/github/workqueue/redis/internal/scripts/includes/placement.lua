@@ -30,16 +30,15 @@ local function placeAll(items, prios, fair, front)
   end
   local ops = levels()
   local sequenceOf = sequences(n, front)
-  -- The items of one priority and keys go to one node, made ready for the first of them: each
-  -- priority is read as a number once (priorityOf), each node found once (nodes[priority as
-  -- read][keys as read]).
-  local members, priorityOf, nodes = {}, {}, {}
+  -- The items of one priority and keys go to one node, made ready for the first of them and
+  -- found once per call (nodes[priority as read][keys as read]).
+  local members, numbers, nodes = {}, {}, {}
   for i, item in ipairs(items) do
     local given, encoded = prios[i] or 0, fair[i] or ''
-    local priority, byKeys = priorityOf[given], nodes[given]
-    if not priority then
-      priority, byKeys = tonumber(given), {}
-      priorityOf[given], nodes[given] = priority, byKeys
+    local priority, byKeys = numberIn(numbers, given), nodes[given]
+    if not byKeys then
+      byKeys = {}
+      nodes[given] = byKeys
     end
     local node = byKeys[encoded]
     if not node then

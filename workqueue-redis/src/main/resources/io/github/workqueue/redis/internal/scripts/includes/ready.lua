@@ -64,16 +64,10 @@ end
 -- Takes up to count items from READY: the items and their priorities.
 local function readyPop(count)
   local popped = redis.call('ZPOPMIN', READY, count)
-  local items, prios, priorityOf = {}, {}, {}
+  local items, prios, numbers = {}, {}, {}
   for i = 1, #popped, 2 do
     items[#items + 1] = string.sub(popped[i], 17)
-    local score = popped[i + 1]
-    local priority = priorityOf[score]
-    if not priority then
-      priority = 0 - tonumber(score)
-      priorityOf[score] = priority
-    end
-    prios[#prios + 1] = priority
+    prios[#prios + 1] = 0 - numberIn(numbers, popped[i + 1])
   end
   if #items > 0 then
     redis.call('HDEL', SEQ, unpack(items))

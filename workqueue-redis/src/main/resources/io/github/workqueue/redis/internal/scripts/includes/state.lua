@@ -34,6 +34,17 @@ local function int(n)
   return string.format('%d', n)
 end
 
+-- tonumber(text), kept in cache for the rest of the call: a priority's or a score's text is
+-- read once per call however many items carry it (tonumber of a text costs glibc's strtod).
+local function numberIn(cache, text)
+  local number = cache[text]
+  if not number then
+    number = tonumber(text)
+    cache[text] = number
+  end
+  return number
+end
+
 local WAKE_HINTS = 64
 
 -- The keys of priorities and fairness (described below), named after QUEUE.
