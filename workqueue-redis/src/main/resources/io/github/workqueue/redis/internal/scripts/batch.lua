@@ -229,7 +229,7 @@ if doneCount > 0 then
   for j, item in ipairs(items) do
     local live = false
     if leases[j] then
-      local token, _, _, deadline = parseLease(leases[j])
+      local token, deadline = tokenAndDeadline(leases[j])
       live = token == tokens[j] and tonumber(deadline) > now
     end
     if live and not endedNow[item] then
