@@ -19,7 +19,9 @@ import io.lettuce.core.api.sync.RedisCommands;
  * call carries, without the network: the queue's own {@code batch.lua} with the files it
  * includes, loaded as a function library of their own, called directly with batches of 1,
  * 4, 16 and 64 adds (to a queue that grows), adds with leases of the same items (so that
- * the queue stays empty, as when workers keep up), and dones of those leases; with plain
+ * the queue stays empty, as when workers keep up), dones of those leases, and calls that
+ * do all three (each adds new items, ends the leases the call before it granted and
+ * leases again: the steady state of workers that keep up, one call per round); with plain
  * adds, adds at three priorities, and with fairness over ten keys. Prints, from
  * {@code INFO commandstats}, the script's microseconds per call and per item, and the
  * commands it ran per call with their own microseconds (the rest of a call's time is the
@@ -46,6 +48,13 @@ public final class RedisScriptCost {
 	private static final String TAG = "{cost}:";
 
 	private static final int KEYS = 14;
+
+	/**
+	 * A holder as long as the queue's default ("pid@host#" and eight hex digits): it is
+	 * part of each lease's value in the in-flight hash, whose values above 64 bytes make
+	 * Redis keep that hash as a hash table instead of a listpack it scans.
+	 */
+	private static final String HOLDER = "48213@worker-host#1a2b3c4d";
 
 	private static final int ITEMS_PER_CASE = Integer.getInteger("cost.items", 40_000);
 
@@ -104,6 +113,11 @@ public final class RedisScriptCost {
 					next[0] += 2 * k;
 					return batch(List.of(), dones, 0, mode);
 				});
+				List<String> held = new ArrayList<>();
+				measure(mode + ", add + done + lease x" + k, "cost_batch", k, calls, (i) -> {
+					List<String> dones = (i == 0) ? List.of() : held.subList(2 * k * (i - 1), 2 * k * i);
+					return batch(items(k), dones, k, mode);
+				}, held);
 				clear();
 			}
 		}
@@ -151,7 +165,7 @@ public final class RedisScriptCost {
 	private static String[] batch(List<String> adds, List<String> dones, int leases, String mode) {
 		boolean plain = mode.equals("plain");
 		List<String> argv = new ArrayList<>(
-				List.of("", "holder", "30000000", "-1", "60000000", Integer.toString(plain ? adds.size() : 0),
+				List.of("", HOLDER, "30000000", "-1", "60000000", Integer.toString(plain ? adds.size() : 0),
 						Integer.toString(dones.size() / 2), Integer.toString(leases)));
 		if (plain) {
 			argv.addAll(adds);

@@ -85,6 +85,7 @@ local function markDirtyAll(items, dirty, inFlight, known)
     end
   end
   if #marks > 0 then
+    marks[2] = string.rep('0', LONG_TIME_DIGITS - #nowText) .. nowText -- see LONG_TIME_DIGITS
     redis.call('HSET', DIRTY, unpack(marks))
     if exists(PARKED) then
       local unparked = {}
@@ -328,6 +329,11 @@ if wanted > 0 and not pausedEverywhere then
     local deadline = now + leaseMicros
     local deadlineText = int(deadline)
     local holds, deadlines = {}, {}
+    -- First, so that a LEASES it creates is a skip list from the start (see LONG_MEMBER).
+    local skipList = #items >= MANY_GRANTS
+    if skipList then
+      deadlines[1], deadlines[2] = deadlineText, LONG_MEMBER
+    end
     for i, item in ipairs(items) do
       token = token + 1
       holds[#holds + 1] = item
@@ -342,6 +348,9 @@ if wanted > 0 and not pausedEverywhere then
     end
     redis.call('HSET', INFLIGHT, unpack(holds))
     redis.call('ZADD', LEASES, unpack(deadlines))
+    if skipList then
+      redis.call('ZREM', LEASES, LONG_MEMBER)
+    end
     redis.call('HSET', COUNTERS, 'tokens', int(token))
     granted = #items
   end

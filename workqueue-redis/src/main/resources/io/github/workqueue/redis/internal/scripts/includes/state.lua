@@ -47,6 +47,23 @@ end
 
 local WAKE_HINTS = 64
 
+-- Redis keeps a hash or sorted set of at most 128 entries, none over 64 bytes, as a listpack,
+-- which every lookup, insert and removal scans from its start: a batch of 64 items that reads
+-- and writes DIRTY and LEASES at that size spends a third of its instructions in those scans
+-- (docs/benchmarks.md). One value or member over 64 bytes makes the key a hash table or a skip
+-- list, and it stays one until it is deleted (Redis makes a listpack again only of a set it
+-- copies, or when it loads its data). These two make the queue's busiest keys so:
+--   DIRTY: its first value of a batch is the time with zeros in front (LONG_TIME_DIGITS in all),
+--          read as the same number.
+--   LEASES: a batch of MANY_GRANTS grants or more adds LONG_MEMBER before them and removes it
+--          at once (never an item: items are UTF-8, which has no byte 255). Below that the
+--          extra command costs more than the scans it saves: done at every batch, a call of
+--          four adds, dones and grants cost 3.3% more.
+-- Where a server's limits are above 64 bytes, these keys stay listpacks, as before.
+local LONG_TIME_DIGITS = 65
+local LONG_MEMBER = '\255----------------------------------------------------------------' -- 65 bytes
+local MANY_GRANTS = 16
+
 -- The keys of priorities and fairness (described below), named after QUEUE.
 local PRIO, FAIR, LEVELS, COUNT, READY, SEQ
 

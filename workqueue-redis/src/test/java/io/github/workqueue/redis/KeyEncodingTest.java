@@ -1,0 +1,90 @@
+package io.github.workqueue.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+
+import io.github.workqueue.core.FakeClock;
+import io.github.workqueue.core.WorkQueue;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The queue's dirty-since hash and its leases kept as a hash table and a skip list, not
+ * as listpacks that every lookup scans ({@code includes/state.lua}, {@code LONG_MEMBER}),
+ * with nothing in them but what the queue stores: the member that makes the skip list is
+ * gone when the batch ends, and the value that makes the hash table reads as its time.
+ */
+class KeyEncodingTest {
+
+	private final FakeClock clock = new FakeClock();
+
+	private final String name = TestRedis.uniqueName("key-encoding");
+
+	private final List<RedisQueue<?>> queues = new ArrayList<>();
+
+	private final RedisCommands<String, String> redis = TestRedis.client().connect().sync();
+
+	@AfterEach
+	void shutDown() {
+		this.queues.forEach(WorkQueue::shutDown);
+	}
+
+	private RedisQueue<String> instance(int prefetch) {
+		RedisQueue<String> queue = RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), this.name)
+			.holder("a")
+			.timeForTests(this.clock)
+			.prefetch(prefetch)
+			.build(ItemCodec.strings());
+		this.queues.add(queue);
+		return queue;
+	}
+
+	@Test
+	void aBatchOfManyGrantsShouldLeaveOnlyTheLeasesInASkipList() throws InterruptedException {
+		RedisQueue<String> queue = instance(64);
+		List<String> items = IntStream.range(0, 100).mapToObj((i) -> "item-" + i).toList();
+		queue.addAll(items);
+		assertThat(queue.get(Duration.ofSeconds(5))).contains("item-0");
+		String leases = key("leases");
+		assertThat(this.redis.objectEncoding(leases)).isEqualTo("skiplist");
+		assertThat(this.redis.zrange(leases, 0, -1)).as("the leased items, the one taken and 64 ahead")
+			.containsExactlyInAnyOrderElementsOf(items.subList(0, 65));
+	}
+
+	@Test
+	void aFewGrantsShouldLeaveTheLeasesAsRedisKeepsThem() throws InterruptedException {
+		RedisQueue<String> queue = instance(0);
+		queue.addAll(List.of("a", "b"));
+		assertThat(queue.get(Duration.ofSeconds(5))).contains("a");
+		assertThat(this.redis.objectEncoding(key("leases"))).isEqualTo("listpack");
+	}
+
+	@Test
+	void theDirtyItemsShouldBeInAHashTableWithTheirTimes() {
+		RedisQueue<String> queue = instance(0);
+		queue.add("first");
+		this.clock.step(Duration.ofSeconds(3));
+		queue.addAll(List.of("second", "third"));
+		String dirty = key("dirty-since");
+		assertThat(this.redis.objectEncoding(dirty)).isEqualTo("hashtable");
+		long then = this.clock.nanoTime() / 1000;
+		long before = then - 3_000_000;
+		assertThat(Long.parseLong(this.redis.hget(dirty, "first"))).isEqualTo(before);
+		assertThat(Long.parseLong(this.redis.hget(dirty, "second"))).isEqualTo(then);
+		assertThat(Long.parseLong(this.redis.hget(dirty, "third"))).isEqualTo(then);
+		assertThat(queue.len()).isEqualTo(3);
+	}
+
+	/** The only key of this queue with the given suffix (one shard). */
+	private String key(String suffix) {
+		List<String> found = this.redis.keys("*" + this.name + "*:" + suffix);
+		assertThat(found).as(suffix).hasSize(1);
+		return found.get(0);
+	}
+
+}
