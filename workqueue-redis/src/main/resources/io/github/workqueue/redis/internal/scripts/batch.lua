@@ -85,7 +85,9 @@ local function markDirtyAll(items, dirty, inFlight, known)
     end
   end
   if #marks > 0 then
-    marks[2] = string.rep('0', LONG_TIME_DIGITS - #nowText) .. nowText -- see LONG_TIME_DIGITS
+    if #marks >= 2 * MANY then
+      marks[2] = string.rep('0', LONG_TIME_DIGITS - #nowText) .. nowText -- see LONG_TIME_DIGITS
+    end
     redis.call('HSET', DIRTY, unpack(marks))
     if exists(PARKED) then
       local unparked = {}
@@ -330,7 +332,7 @@ if wanted > 0 and not pausedEverywhere then
     local deadlineText = int(deadline)
     local holds, deadlines = {}, {}
     -- First, so that a LEASES it creates is a skip list from the start (see LONG_MEMBER).
-    local skipList = #items >= MANY_GRANTS
+    local skipList = #items >= MANY
     if skipList then
       deadlines[1], deadlines[2] = deadlineText, LONG_MEMBER
     end

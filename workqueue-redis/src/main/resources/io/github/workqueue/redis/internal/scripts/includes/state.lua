@@ -52,17 +52,18 @@ local WAKE_HINTS = 64
 -- and writes DIRTY and LEASES at that size spends a third of its instructions in those scans
 -- (docs/benchmarks.md). One value or member over 64 bytes makes the key a hash table or a skip
 -- list, and it stays one until it is deleted (Redis makes a listpack again only of a set it
--- copies, or when it loads its data). These two make the queue's busiest keys so:
---   DIRTY: its first value of a batch is the time with zeros in front (LONG_TIME_DIGITS in all),
---          read as the same number.
---   LEASES: a batch of MANY_GRANTS grants or more adds LONG_MEMBER before them and removes it
---          at once (never an item: items are UTF-8, which has no byte 255). Below that the
---          extra command costs more than the scans it saves: done at every batch, a call of
---          four adds, dones and grants cost 3.3% more.
--- Where a server's limits are above 64 bytes, these keys stay listpacks, as before.
+-- copies, or when it loads its data). A batch makes the queue's two busiest keys so:
+--   DIRTY: when it marks MANY items dirty or more, the first value it writes is the time with
+--          zeros in front (LONG_TIME_DIGITS in all), read as the same number;
+--   LEASES: when it grants MANY leases or more, it adds LONG_MEMBER before them and removes it
+--          at once (never an item: items are UTF-8, which has no byte 255).
+-- Below MANY the keys are left to Redis: a batch of four adds, dones and grants (the library's
+-- defaults, where both keys are small, often made and emptied by each call) cost 3.3% more
+-- with the member and 0.9% more with the value. Where a server's limits are above 64 bytes,
+-- these keys stay listpacks, as before.
 local LONG_TIME_DIGITS = 65
 local LONG_MEMBER = '\255----------------------------------------------------------------' -- 65 bytes
-local MANY_GRANTS = 16
+local MANY = 16
 
 -- The keys of priorities and fairness (described below), named after QUEUE.
 local PRIO, FAIR, LEVELS, COUNT, READY, SEQ
