@@ -58,7 +58,7 @@ local WAKE_HINTS = 64
 --   LEASES: when it grants MANY leases or more, it adds LONG_MEMBER before them and removes it
 --          at once (never an item: items are UTF-8, which has no byte 255).
 -- Below MANY the keys are left to Redis: a batch of four adds, dones and grants (the library's
--- defaults, where both keys are small, often made and emptied by each call) cost 3.3% more
+-- defaults, where both keys are small, often made and emptied by each call) cost about 3% more
 -- with the member and 0.9% more with the value. Where a server's limits are above 64 bytes,
 -- these keys stay listpacks, as before.
 local LONG_TIME_DIGITS = 65
