@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 
+import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.FakeClock;
 import io.github.workqueue.core.WorkQueue;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -79,6 +80,25 @@ class KeyEncodingTest {
 		assertThat(this.redis.hmget(dirty, many.toArray(new String[0])))
 			.allSatisfy((time) -> assertThat(Long.parseLong(time.getValue())).isEqualTo(then));
 		assertThat(queue.len()).isEqualTo(17);
+	}
+
+	@Test
+	void manyItemsWithPrioritiesAndKeysShouldLeaveOnlyTheirFieldsInHashTables() {
+		RedisQueue<String> queue = RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), this.name)
+			.holder("a")
+			.timeForTests(this.clock)
+			.fairness((String item) -> List.of(item.substring(0, 1)))
+			.build(ItemCodec.strings());
+		this.queues.add(queue);
+		List<String> many = IntStream.range(0, 16).mapToObj((i) -> "t" + i).toList();
+		queue.addAll(many, AddOptions.priority(5));
+		for (String suffix : List.of("queue:prio", "queue:fair")) {
+			String key = key(suffix);
+			assertThat(this.redis.objectEncoding(key)).as(suffix).isEqualTo("hashtable");
+			assertThat(this.redis.hkeys(key)).as(suffix).containsExactlyInAnyOrderElementsOf(many);
+		}
+		assertThat(this.redis.hget(key("queue:prio"), "t0")).isEqualTo("5");
+		assertThat(queue.lenByPriority()).containsEntry(5, 16);
 	}
 
 	/** The only key of this queue with the given suffix (one shard). */

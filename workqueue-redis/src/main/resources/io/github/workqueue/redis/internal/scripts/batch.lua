@@ -189,11 +189,11 @@ if optionCount > 0 then
       end
     end
     if #newPrios > 0 then
-      redis.call('HSET', PRIO, unpack(newPrios))
+      hsetMany(PRIO, newPrios)
       existing[PRIO] = true
     end
     if #newKeys > 0 then
-      redis.call('HSET', FAIR, unpack(newKeys))
+      hsetMany(FAIR, newKeys)
       existing[FAIR] = true
     end
     -- prioritize writes neither DIRTY nor INFLIGHT: what was read above still holds. A

@@ -65,6 +65,22 @@ local LONG_TIME_DIGITS = 65
 local LONG_MEMBER = '\255----------------------------------------------------------------' -- 65 bytes
 local MANY = 16
 
+-- HSET of (field, value) pairs; with MANY pairs or more, LONG_MEMBER is written with them as a
+-- field and a value and deleted at once, so that the hash is a hash table from then on (above).
+-- For PRIO and FAIR, which hold the items present (dirty or in flight) that have a priority or
+-- keys, and at the steady state of 64 items a batch are as small as DIRTY and LEASES. Appends
+-- to pairs.
+local function hsetMany(key, pairs)
+  if #pairs < 2 * MANY then
+    redis.call('HSET', key, unpack(pairs))
+    return
+  end
+  pairs[#pairs + 1] = LONG_MEMBER
+  pairs[#pairs + 1] = LONG_MEMBER
+  redis.call('HSET', key, unpack(pairs))
+  redis.call('HDEL', key, LONG_MEMBER)
+end
+
 -- The keys of priorities and fairness (described below), named after QUEUE.
 local PRIO, FAIR, LEVELS, COUNT, READY, SEQ
 
