@@ -15,10 +15,11 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The queue's dirty-since hash and its leases kept as a hash table and a skip list, not
+ * The queue's busiest keys (dirty-since, leases, and the priorities and fairness keys of
+ * the items present) kept as hash tables and a skip list after a batch of many items, not
  * as listpacks that every lookup scans ({@code includes/state.lua}, {@code LONG_MEMBER}),
- * with nothing in them but what the queue stores: the member that makes the skip list is
- * gone when the batch ends, and the value that makes the hash table reads as its time.
+ * with nothing in them but what the queue stores: the field or member that converts a key
+ * is gone when the batch ends.
  */
 class KeyEncodingTest {
 
@@ -79,6 +80,7 @@ class KeyEncodingTest {
 		assertThat(Long.parseLong(this.redis.hget(dirty, "first"))).isEqualTo(then - 3_000_000);
 		assertThat(this.redis.hmget(dirty, many.toArray(new String[0])))
 			.allSatisfy((time) -> assertThat(Long.parseLong(time.getValue())).isEqualTo(then));
+		assertThat(this.redis.hkeys(dirty)).hasSize(17).contains("first").containsAll(many);
 		assertThat(queue.len()).isEqualTo(17);
 	}
 

@@ -85,10 +85,7 @@ local function markDirtyAll(items, dirty, inFlight, known)
     end
   end
   if #marks > 0 then
-    if #marks >= 2 * MANY then
-      marks[2] = string.rep('0', LONG_TIME_DIGITS - #nowText) .. nowText -- see LONG_TIME_DIGITS
-    end
-    redis.call('HSET', DIRTY, unpack(marks))
+    hsetMany(DIRTY, marks)
     if exists(PARKED) then
       local unparked = {}
       for i = 1, #marks, 2 do
@@ -331,11 +328,6 @@ if wanted > 0 and not pausedEverywhere then
     local deadline = now + leaseMicros
     local deadlineText = int(deadline)
     local holds, deadlines = {}, {}
-    -- First, so that a LEASES it creates is a skip list from the start (see LONG_MEMBER).
-    local skipList = #items >= MANY
-    if skipList then
-      deadlines[1], deadlines[2] = deadlineText, LONG_MEMBER
-    end
     for i, item in ipairs(items) do
       token = token + 1
       holds[#holds + 1] = item
@@ -349,10 +341,7 @@ if wanted > 0 and not pausedEverywhere then
       result[#result + 1] = tonumber(prios[i] or 0)
     end
     redis.call('HSET', INFLIGHT, unpack(holds))
-    redis.call('ZADD', LEASES, unpack(deadlines))
-    if skipList then
-      redis.call('ZREM', LEASES, LONG_MEMBER)
-    end
+    zaddMany(LEASES, deadlines)
     redis.call('HSET', COUNTERS, 'tokens', int(token))
     granted = #items
   end

@@ -26,25 +26,28 @@ local function reapExpired(maxExpiries)
 end
 
 -- A lease as INFLIGHT holds it, "token holder since deadline" (none of the four has a space):
--- the four fields. Read with plain searches for the spaces, as a done reads one lease per item:
--- a pattern with four captures cost a batch of dones several times more (docs/benchmarks.md).
-local function parseLease(v)
+-- where its three spaces are. Found with plain searches, as a done reads one lease per item: a
+-- pattern with four captures cost a batch of dones several times more (docs/benchmarks.md).
+local function spacesOf(v)
   local a = string.find(v, ' ', 1, true)
   local b = string.find(v, ' ', a + 1, true)
-  local c = string.find(v, ' ', b + 1, true)
+  return a, b, string.find(v, ' ', b + 1, true)
+end
+
+-- A lease's four fields.
+local function parseLease(v)
+  local a, b, c = spacesOf(v)
   return string.sub(v, 1, a - 1), string.sub(v, a + 1, b - 1), string.sub(v, b + 1, c - 1), string.sub(v, c + 1)
 end
 
 -- A lease's token and deadline only (a done's question), without making the other two fields.
 local function tokenAndDeadline(v)
-  local a = string.find(v, ' ', 1, true)
-  local c = string.find(v, ' ', string.find(v, ' ', a + 1, true) + 1, true)
+  local a, _, c = spacesOf(v)
   return string.sub(v, 1, a - 1), string.sub(v, c + 1)
 end
 
 -- The token of the item's live lease, with its holder and grant time; nil when the item is not
 -- in flight or its lease has expired (even if no get has reaped it yet).
-
 local function leaseOf(item)
   local v = redis.call('HGET', INFLIGHT, item)
   if not v then

@@ -48,37 +48,39 @@ end
 local WAKE_HINTS = 64
 
 -- Redis keeps a hash or sorted set of at most 128 entries, none over 64 bytes, as a listpack,
--- which every lookup, insert and removal scans from its start: a batch of 64 items that reads
--- and writes DIRTY and LEASES at that size spends a third of its instructions in those scans
--- (docs/benchmarks.md). One value or member over 64 bytes makes the key a hash table or a skip
--- list, and it stays one until it is deleted (Redis makes a listpack again only of a set it
--- copies, or when it loads its data). A batch makes the queue's two busiest keys so:
---   DIRTY: when it marks MANY items dirty or more, the first value it writes is the time with
---          zeros in front (LONG_TIME_DIGITS in all), read as the same number;
---   LEASES: when it grants MANY leases or more, it adds LONG_MEMBER before them and removes it
---          at once (never an item: items are UTF-8, which has no byte 255).
--- Below MANY the keys are left to Redis: a batch of four adds, dones and grants (the library's
--- defaults, where both keys are small, often made and emptied by each call) cost about 3% more
--- with the member and 0.9% more with the value. Where a server's limits are above 64 bytes,
--- these keys stay listpacks, as before.
-local LONG_TIME_DIGITS = 65
+-- which every lookup, insert and removal scans from its start: at the steady state of workers
+-- that keep up with batches of 64, the queue's busiest keys (DIRTY, LEASES, and PRIO and FAIR,
+-- which hold the present items that have a priority or keys) are that small, and those scans
+-- were a third of a call's instructions (docs/benchmarks.md). One field, value or member over
+-- 64 bytes makes the key a hash table or a skip list, and it stays one until it is deleted
+-- (Redis makes a listpack again only of a set it copies, or when it loads its data). So a write
+-- of MANY pairs or more puts LONG_MEMBER first and removes it at once (never an item: items are
+-- UTF-8, which has no byte 255; first, so that a key the write creates is made so from the
+-- start). Below MANY keys are left to Redis: in a batch of four adds, dones and grants (the
+-- library's defaults, where the keys are small and often made and emptied by each call) the
+-- extra command cost more than the scans it saved. Where a server's limits are above 64 bytes
+-- the keys stay listpacks, as before.
 local LONG_MEMBER = '\255----------------------------------------------------------------' -- 65 bytes
 local MANY = 16
 
--- HSET of (field, value) pairs; with MANY pairs or more, LONG_MEMBER is written with them as a
--- field and a value and deleted at once, so that the hash is a hash table from then on (above).
--- For PRIO and FAIR, which hold the items present (dirty or in flight) that have a priority or
--- keys, and at the steady state of 64 items a batch are as small as DIRTY and LEASES. Appends
--- to pairs.
+-- HSET of (field, value) pairs (see LONG_MEMBER).
 local function hsetMany(key, pairs)
   if #pairs < 2 * MANY then
     redis.call('HSET', key, unpack(pairs))
     return
   end
-  pairs[#pairs + 1] = LONG_MEMBER
-  pairs[#pairs + 1] = LONG_MEMBER
-  redis.call('HSET', key, unpack(pairs))
+  redis.call('HSET', key, LONG_MEMBER, LONG_MEMBER, unpack(pairs))
   redis.call('HDEL', key, LONG_MEMBER)
+end
+
+-- ZADD of (score, member) pairs (see LONG_MEMBER).
+local function zaddMany(key, pairs)
+  if #pairs < 2 * MANY then
+    redis.call('ZADD', key, unpack(pairs))
+    return
+  end
+  redis.call('ZADD', key, pairs[1], LONG_MEMBER, unpack(pairs))
+  redis.call('ZREM', key, LONG_MEMBER)
 end
 
 -- The keys of priorities and fairness (described below), named after QUEUE.
