@@ -131,7 +131,7 @@ final class BatchReplies {
 		}
 		boolean answered;
 		try {
-			answered = complete(flight.part, flight.takers.size(), reply, flight.sentNanos, fellShort(flight));
+			answered = complete(flight, reply, fellShort(flight));
 		}
 		catch (RuntimeException ex) {
 			// A reply this code cannot read: the part's callers must not wait forever.
@@ -154,15 +154,18 @@ final class BatchReplies {
 	}
 
 	/**
-	 * Completes a shard's adds and dones and hands out its grants.
-	 * @param forTakers how many of the leases asked for were for waiting takers
+	 * Completes a shard's adds and dones and hands out its grants. A shard that had too
+	 * few leases for the takers the flight asked for counts towards each taker's tries
+	 * ({@link Taker#answeredShort}).
 	 * @param shortOf how far the replicas fell short of confirming the writes, or
 	 * {@code null}
-	 * @return false if the shard had too few leases for the takers and another shard is
-	 * to be asked
+	 * @return whether the shard had the leases asked for the takers (then those that
+	 * still wait were tried)
 	 */
-	private boolean complete(ShardBatch part, int forTakers, List<Object> reply, long sent,
-			ReplicaAck.@Nullable Shortfall shortOf) {
+	private boolean complete(Flight flight, List<Object> reply, ReplicaAck.@Nullable Shortfall shortOf) {
+		ShardBatch part = flight.part;
+		int forTakers = flight.takers.size();
+		long sent = flight.sentNanos;
 		ShardBatch.Answer answer = part.complete(reply, sent, shortOf);
 		if (part.wanted() == 0) {
 			return true;
@@ -176,6 +179,9 @@ final class BatchReplies {
 			synchronized (this.lock) {
 				unclaimed = this.asks.serve(grants, this.buffer, served);
 				if (granted < forTakers) {
+					for (Taker taker : flight.takers) {
+						taker.answeredShort(flight.shard(), this.shards.count());
+					}
 					allShort = this.asks.shardWasShort(answer.nextEventMicros(), sent, System.nanoTime());
 				}
 				else {
@@ -197,7 +203,7 @@ final class BatchReplies {
 				this.hints.get(shard).listen((popped) -> hintEnded(hinted, popped));
 			}
 		}
-		return allShort;
+		return false;
 	}
 
 	/**

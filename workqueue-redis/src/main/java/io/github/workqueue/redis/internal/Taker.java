@@ -1,5 +1,6 @@
 package io.github.workqueue.redis.internal;
 
+import java.util.BitSet;
 import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
@@ -13,8 +14,17 @@ final class Taker {
 
 	boolean waiting = true;
 
-	/** A batch that asked Redis for this taker was answered. */
+	/**
+	 * Redis was asked for this taker and could not serve it: a batch failed, or every
+	 * shard answered an ask that included it with too few leases.
+	 */
 	boolean tried;
+
+	/**
+	 * On a queue of several shards, those that answered an ask for this taker with too
+	 * few leases; {@code null} until one did.
+	 */
+	private @Nullable BitSet shortShards;
 
 	/**
 	 * The thread has no time left and waits only for a batch to ask Redis for it: only
@@ -30,6 +40,31 @@ final class Taker {
 		if (this.waitsForTry) {
 			notifyAll();
 		}
+	}
+
+	/**
+	 * A shard answered an ask that included this taker with too few leases: once every
+	 * shard of the queue has (since this taker came), it was tried. Counting the shards
+	 * per taker, not per run of short answers, keeps a get with no time left from ending
+	 * before the shard that holds a ready item was asked for it (an ask made for an
+	 * earlier taker may have started the run).
+	 */
+	synchronized void answeredShort(int shard, int shardCount) {
+		if (shardCount > 1) {
+			if (this.shortShards == null) {
+				this.shortShards = new BitSet(shardCount);
+			}
+			this.shortShards.set(shard);
+			if (this.shortShards.cardinality() < shardCount) {
+				return;
+			}
+		}
+		tried();
+	}
+
+	/** Whether the taker waits and not every shard was asked for it yet. */
+	synchronized boolean waitsUntried() {
+		return this.waiting && !this.tried;
 	}
 
 	synchronized boolean isWaiting() {

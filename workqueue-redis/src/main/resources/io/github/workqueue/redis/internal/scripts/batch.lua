@@ -29,9 +29,11 @@ end
 -- need not be queued in Redis's keys on the way (includes/state.lua, passing).
 passLimit = pausedEverywhere and 0 or wanted
 
--- Due waiting items enter the FIFO before the items added now, as they were ready first (and
--- before the items a done requeues: below, where there are some).
-if addCount > 0 or optionCount > 0 or wanted > 0 then
+-- Due waiting items enter the FIFO before the items added now, as they were ready first. Before
+-- the dones too: an item in flight whose waiting entry came due was marked dirty then, and its
+-- done must requeue it behind the items that became ready before the done, not leave it to a
+-- later promotion that would queue it by its ready time, ahead of them.
+if addCount > 0 or optionCount > 0 or wanted > 0 or doneCount > 0 then
   promoteDue()
 end
 
@@ -292,9 +294,6 @@ if doneCount > 0 then
       else
         gone[#gone + 1] = item
       end
-    end
-    if #again > 0 then
-      promoteDue()
     end
     enqueueAll(again, false)
     if #gone > 0 and (exists(PRIO) or exists(FAIR)) then
