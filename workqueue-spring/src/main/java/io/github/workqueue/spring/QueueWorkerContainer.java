@@ -82,10 +82,29 @@ public interface QueueWorkerContainer {
 	boolean isRunning();
 
 	/**
-	 * Stops taking new items; items in flight finish. Items a shared queue leased ahead
-	 * of the workers are given back, for other instances to take. Idempotent.
+	 * Stops taking new items; items in flight finish. After it returns no worker method
+	 * call starts until {@link #resume()}: an item that a worker took as the pause came
+	 * is held, not started, until then (on a shared queue its lease is renewed meanwhile,
+	 * as for any item in flight). Items a shared queue leased ahead of the workers are
+	 * given back, for other instances to take. Idempotent.
 	 */
 	void pause();
+
+	/**
+	 * Waits until no worker method call runs: after {@link #pause()}, until the items in
+	 * flight are done.
+	 * @param timeout how long to wait at most
+	 * @return true if none runs, false if the timeout passed first
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	boolean awaitIdle(Duration timeout) throws InterruptedException;
+
+	/**
+	 * Interrupts every worker method running now. Each interrupted call is a failed
+	 * attempt (retried through the rate limiter, as any failure), unless the method
+	 * returns normally.
+	 */
+	void interruptProcessing();
 
 	/**
 	 * Takes items again after {@link #pause()}. Idempotent.

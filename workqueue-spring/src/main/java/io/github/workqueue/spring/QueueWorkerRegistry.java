@@ -23,4 +23,13 @@ public interface QueueWorkerRegistry {
 	 */
 	@Nullable QueueWorkerContainer getContainer(String queueName);
 
+	/**
+	 * Has the container of a queue start paused: its workers take nothing until
+	 * {@link QueueWorkerContainer#resume()}. For whoever decides when a queue's workers
+	 * may run (a leader election, a cache that must be complete first).
+	 * @param queueName the queue's name
+	 * @throws IllegalStateException if the containers were started already
+	 */
+	void startPaused(String queueName);
+
 }

@@ -359,6 +359,16 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	}
 
 	@Override
+	public boolean awaitIdle(Duration timeout) throws InterruptedException {
+		return this.slots.awaitIdle(System.nanoTime() + timeout.toNanos());
+	}
+
+	@Override
+	public void interruptProcessing() {
+		this.slots.interruptProcessing();
+	}
+
+	@Override
 	public void resume() {
 		this.gate.resume();
 	}

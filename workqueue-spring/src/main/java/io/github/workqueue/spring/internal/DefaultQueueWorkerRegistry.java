@@ -2,9 +2,12 @@ package io.github.workqueue.spring.internal;
 
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -60,6 +63,9 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 
 	private final Map<String, QueueWorkerEndpoint> endpoints = new TreeMap<>();
 
+	/** The queues whose containers start paused. */
+	private final Set<String> startPaused = new HashSet<>();
+
 	/** Sorted by queue name; replaced whole, never changed. */
 	private volatile Map<String, DefaultQueueWorkerContainer> containers = Map.of();
 
@@ -103,6 +109,10 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 		for (QueueWorkerEndpoint endpoint : this.endpoints.values()) {
 			created.computeIfAbsent(endpoint.queueName(), (name) -> createContainer(endpoint));
 		}
+		this.startPaused.stream()
+			.map(created::get)
+			.filter(Objects::nonNull)
+			.forEach(DefaultQueueWorkerContainer::pause);
 		this.containers = Collections.unmodifiableMap(created);
 		this.containers.values().forEach(DefaultQueueWorkerContainer::start);
 		this.running = true;
@@ -185,6 +195,15 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 			Thread.currentThread().interrupt();
 			logger.warn("Interrupted while waiting for the queue workers to finish");
 		}
+	}
+
+	@Override
+	public synchronized void startPaused(String queueName) {
+		if (this.running || this.stopped) {
+			throw new IllegalStateException(
+					"The container of queue '" + queueName + "' cannot start paused: the containers were started");
+		}
+		this.startPaused.add(queueName);
 	}
 
 	@Override

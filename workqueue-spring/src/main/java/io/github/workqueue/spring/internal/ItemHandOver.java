@@ -127,19 +127,31 @@ final class ItemHandOver {
 
 	/**
 	 * The hand-over, as the last step before the method call: ends the slot's taking
-	 * phase and, unless the container gave up, records the item as the slot's.
+	 * phase and, unless the container gave up, records the item as the slot's. An item
+	 * taken as a pause came (the pause interrupts a {@code get} that may already have
+	 * returned it) is held in the taking phase, not started, until the pause ends: after
+	 * {@code pause} returns no method call starts. Stopping while paused abandons it.
 	 * @return false if the container gave up: the item is abandoned, never processed
 	 */
 	boolean begin(WorkerSlot slot, Object item) {
-		synchronized (slot) {
-			slot.endTake();
-			if (this.abandonedAtShutdown) {
-				this.abandoned.add(item);
-				return false;
+		while (true) {
+			synchronized (slot) {
+				if (this.abandonedAtShutdown || (this.gate.isPaused() && this.gate.isStopping())) {
+					slot.endTake();
+					this.abandoned.add(item);
+					return false;
+				}
+				if (!this.gate.isPaused()) {
+					slot.endTake();
+					slot.item = item;
+					slot.busySince = this.clock.nanoTime();
+					return true;
+				}
 			}
-			slot.item = item;
-			slot.busySince = this.clock.nanoTime();
-			return true;
+			// Paused, holding the item: a pause's interrupt of the take, if it came,
+			// stays
+			// pending until endTake clears it.
+			this.gate.awaitOpen();
 		}
 	}
 
@@ -156,6 +168,7 @@ final class ItemHandOver {
 			}
 			slot.item = null;
 			slot.busySince = WorkerSlot.IDLE;
+			slot.endProcessing();
 		}
 	}
 

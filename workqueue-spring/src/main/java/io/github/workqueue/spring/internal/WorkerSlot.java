@@ -31,8 +31,18 @@ final class WorkerSlot {
 	 */
 	boolean interruptedByContainer;
 
-	/** The item being processed, from the moment it was taken until it is done. */
+	/**
+	 * The item being processed, from the hand-over before the method call until it is
+	 * done. Whoever clears it notifies the monitor.
+	 */
 	@Nullable Object item;
+
+	/**
+	 * Whether the container interrupted the method processing {@link #item}: cleared with
+	 * the item, with the interrupt if it is still pending, so that it reaches no later
+	 * {@code get}.
+	 */
+	boolean processingInterrupted;
 
 	/** The clock time the current item started, or {@link #IDLE}. */
 	volatile long busySince = IDLE;
@@ -46,6 +56,30 @@ final class WorkerSlot {
 			this.interruptedByContainer = true;
 			this.thread.interrupt();
 		}
+	}
+
+	/**
+	 * Interrupts the method processing the slot's item, if one is. Caller holds the
+	 * monitor.
+	 */
+	void interruptProcessing() {
+		if (this.item != null && !this.taking && this.thread != null && !this.processingInterrupted) {
+			this.processingInterrupted = true;
+			this.thread.interrupt();
+		}
+	}
+
+	/**
+	 * Marks the item processed, clearing an interrupt of {@link #interruptProcessing}
+	 * that the method did not consume, and wakes whoever waits for the slot to be idle.
+	 * Called on the worker's thread; caller holds the monitor.
+	 */
+	void endProcessing() {
+		if (this.processingInterrupted) {
+			this.processingInterrupted = false;
+			Thread.interrupted();
+		}
+		notifyAll();
 	}
 
 	/**

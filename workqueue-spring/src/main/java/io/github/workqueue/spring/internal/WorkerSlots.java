@@ -90,6 +90,36 @@ final class WorkerSlots {
 		}
 	}
 
+	/**
+	 * Waits until no slot processes an item, or the deadline.
+	 * @param deadlineNanos {@link System#nanoTime()} to give up at
+	 * @return whether every slot was idle (each seen so under its monitor)
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	boolean awaitIdle(long deadlineNanos) throws InterruptedException {
+		for (WorkerSlot slot : this.slots) {
+			synchronized (slot) {
+				while (slot.item != null) {
+					long left = deadlineNanos - System.nanoTime();
+					if (left <= 0) {
+						return false;
+					}
+					TimeUnit.NANOSECONDS.timedWait(slot, left);
+				}
+			}
+		}
+		return true;
+	}
+
+	/** Interrupts every worker method running now, under each slot's monitor. */
+	void interruptProcessing() {
+		for (WorkerSlot slot : this.slots) {
+			synchronized (slot) {
+				slot.interruptProcessing();
+			}
+		}
+	}
+
 	/** Waits until every worker thread, replacements included, ended or the deadline. */
 	void join(long deadlineNanos) throws InterruptedException {
 		for (WorkerSlot slot : this.slots) {

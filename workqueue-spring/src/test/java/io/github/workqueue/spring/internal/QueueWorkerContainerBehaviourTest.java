@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -58,6 +59,72 @@ class QueueWorkerContainerBehaviourTest extends OnBothBackends {
 		}
 		await().until(() -> worker.done.size() == 50);
 		assertThat(container.liveWorkers()).isEqualTo(3);
+	}
+
+	@Test
+	void afterPauseReturnsNoMethodCallShouldStartUntilResumed() throws InterruptedException {
+		RateLimitingQueue<Object> queue = kit().queue("pause-exact");
+		AtomicInteger calls = new AtomicInteger();
+		Recorder worker = new Recorder() {
+			@Override
+			void work(String item) {
+				calls.incrementAndGet();
+			}
+		};
+		DefaultQueueWorkerContainer container = kit().start(queue, worker, 4, null);
+		// Items keep coming while the pause races the workers' takes, 200 times.
+		int startedWhilePaused = 0;
+		for (int cycle = 0; cycle < 200; cycle++) {
+			for (int i = 0; i < 5; i++) {
+				queue.add("item-" + cycle + "-" + i);
+			}
+			container.pause();
+			assertThat(container.awaitIdle(Duration.ofSeconds(10))).as("the calls in flight end").isTrue();
+			int before = calls.get();
+			// Room for a worker that took an item as the pause came to start it.
+			Thread.sleep(1);
+			startedWhilePaused += calls.get() - before;
+			container.resume();
+		}
+		await().atMost(Duration.ofSeconds(30)).until(() -> worker.done.size() == 1000);
+		assertThat(startedWhilePaused).as("method calls started while paused and idle").isZero();
+		assertThat(container.liveWorkers()).isEqualTo(4);
+	}
+
+	@Test
+	void awaitIdleShouldWaitForTheCallsInFlightAndInterruptProcessingShouldEndThem() throws InterruptedException {
+		RateLimitingQueue<Object> queue = kit().queue("await-idle");
+		CountDownLatch release = new CountDownLatch(1);
+		Recorder worker = new Recorder() {
+			@Override
+			void work(String item) throws InterruptedException {
+				if (item.startsWith("blocked")) {
+					release.await();
+				}
+				else if (item.startsWith("endless") && this.attempts.merge(item, 1, Integer::sum) == 1) {
+					Thread.sleep(Long.MAX_VALUE);
+				}
+			}
+		};
+		DefaultQueueWorkerContainer container = kit().start(queue, worker, 2, null);
+		queue.add("blocked");
+		await().until(() -> worker.started.contains("blocked"));
+		container.pause();
+		assertThat(container.awaitIdle(Duration.ofMillis(200))).as("a call still runs").isFalse();
+		release.countDown();
+		assertThat(container.awaitIdle(Duration.ofSeconds(10))).isTrue();
+		assertThat(worker.done).contains("blocked");
+
+		container.resume();
+		queue.add("endless");
+		await().until(() -> worker.started.contains("endless"));
+		container.pause();
+		container.interruptProcessing();
+		assertThat(container.awaitIdle(Duration.ofSeconds(10))).as("the interrupted call ended").isTrue();
+		assertThat(container.outcomes().retried()).as("an interrupted call is a failed attempt").isEqualTo(1);
+		container.resume();
+		await().until(() -> worker.done.contains("endless"));
+		assertThat(container.liveWorkers()).isEqualTo(2);
 	}
 
 	@Test
