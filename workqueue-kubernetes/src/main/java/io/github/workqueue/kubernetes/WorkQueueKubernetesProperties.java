@@ -27,8 +27,52 @@ public class WorkQueueKubernetesProperties {
 
 	private final LeaderElection leaderElection = new LeaderElection();
 
+	/**
+	 * How long the informers may take to list their objects at startup before their
+	 * health says they failed to (DOWN, with the cause). The workers of a queue take no
+	 * key until its informers listed, however long that takes.
+	 */
+	private Duration cacheSyncTimeout = Duration.ofMinutes(2);
+
+	/**
+	 * Whether startup fails when the informers have not listed their objects within
+	 * cache-sync-timeout; by default the application starts and its informers keep trying
+	 * in the background.
+	 */
+	private boolean failOnStart;
+
+	/**
+	 * How long an informer may fail to list or watch before its health is DOWN. Each
+	 * outage is logged when it starts and when it ends, and every failure is counted.
+	 */
+	private Duration watchOutageThreshold = Duration.ofSeconds(30);
+
 	public Map<String, Informer> getInformers() {
 		return this.informers;
+	}
+
+	public Duration getCacheSyncTimeout() {
+		return this.cacheSyncTimeout;
+	}
+
+	public void setCacheSyncTimeout(Duration cacheSyncTimeout) {
+		this.cacheSyncTimeout = cacheSyncTimeout;
+	}
+
+	public boolean isFailOnStart() {
+		return this.failOnStart;
+	}
+
+	public void setFailOnStart(boolean failOnStart) {
+		this.failOnStart = failOnStart;
+	}
+
+	public Duration getWatchOutageThreshold() {
+		return this.watchOutageThreshold;
+	}
+
+	public void setWatchOutageThreshold(Duration watchOutageThreshold) {
+		this.watchOutageThreshold = watchOutageThreshold;
 	}
 
 	public LeaderElection getLeaderElection() {
@@ -77,6 +121,21 @@ public class WorkQueueKubernetesProperties {
 		 * watched kind (owner references with {@code controller: true}).
 		 */
 		private List<Owned> owns = new ArrayList<>();
+
+		/**
+		 * Priority of the keys that the informer's first list and its resyncs add, below
+		 * the queue's default priority that live events use: a change made while a
+		 * controller starts over many objects is processed before the backlog.
+		 */
+		private int listPriority = -100;
+
+		public int getListPriority() {
+			return this.listPriority;
+		}
+
+		public void setListPriority(int listPriority) {
+			this.listPriority = listPriority;
+		}
 
 		public @Nullable String getApiVersion() {
 			return this.apiVersion;
@@ -218,6 +277,19 @@ public class WorkQueueKubernetesProperties {
 	}
 
 	/**
+	 * What to do with keys still running when a lost Lease may pass to another replica.
+	 */
+	public enum OverrunAction {
+
+		/** Halt the process at once. */
+		EXIT,
+
+		/** Interrupt the worker methods still running. */
+		INTERRUPT
+
+	}
+
+	/**
 	 * Leader election among replicas on a {@code coordination.k8s.io} Lease: only the
 	 * leader's workers of the informer-fed queues run. For in-memory queues; queues on
 	 * Redis need none, as every replica shares them.
@@ -246,6 +318,39 @@ public class WorkQueueKubernetesProperties {
 
 		/** How often candidates try to acquire or renew the Lease. */
 		private Duration retryPeriod = Duration.ofSeconds(2);
+
+		/**
+		 * How far the replicas' clocks may be apart: fabric8 judges a Lease expired by
+		 * the holder's renew time on the candidate's clock. A replica that lost the Lease
+		 * must end its keys within lease-duration less renew-deadline less this after its
+		 * last renewal.
+		 */
+		private Duration maxClockSkew = Duration.ofSeconds(1);
+
+		/**
+		 * What a replica that lost the Lease does with keys still running when another
+		 * replica may take it over: exit the process (halt, so that no shutdown hook
+		 * waits for them), as controller-runtime and java-operator-sdk do, or interrupt
+		 * them (each a failed attempt, retried once this replica leads again; a method
+		 * that ignores interrupts may then overlap with the new leader).
+		 */
+		private OverrunAction onOverrun = OverrunAction.EXIT;
+
+		public Duration getMaxClockSkew() {
+			return this.maxClockSkew;
+		}
+
+		public void setMaxClockSkew(Duration maxClockSkew) {
+			this.maxClockSkew = maxClockSkew;
+		}
+
+		public OverrunAction getOnOverrun() {
+			return this.onOverrun;
+		}
+
+		public void setOnOverrun(OverrunAction onOverrun) {
+			this.onOverrun = onOverrun;
+		}
 
 		public boolean isEnabled() {
 			return this.enabled;

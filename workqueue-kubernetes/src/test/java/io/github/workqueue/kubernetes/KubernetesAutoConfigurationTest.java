@@ -58,6 +58,29 @@ class KubernetesAutoConfigurationTest {
 	}
 
 	@Test
+	void leaderElectionDurationsThatLeaveNoTimeToEndTheKeysShouldFailStartup() {
+		this.runner.withBean(KubernetesClient.class, () -> server.createClient())
+			.withPropertyValues("workqueue.kubernetes.informers.configmaps.api-version=v1",
+					"workqueue.kubernetes.informers.configmaps.kind=ConfigMap",
+					"workqueue.kubernetes.leader-election.enabled=true",
+					"workqueue.kubernetes.leader-election.lease-duration=10s",
+					"workqueue.kubernetes.leader-election.renew-deadline=9500ms")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("'workqueue.kubernetes.leader-election.lease-duration'")
+				.hasMessageContaining("must exceed renew-deadline (PT9.5S) plus max-clock-skew (PT1S)"));
+		this.runner.withBean(KubernetesClient.class, () -> server.createClient())
+			.withPropertyValues("workqueue.kubernetes.informers.configmaps.api-version=v1",
+					"workqueue.kubernetes.informers.configmaps.kind=ConfigMap",
+					"workqueue.kubernetes.leader-election.enabled=true",
+					"workqueue.kubernetes.leader-election.retry-period=9s")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("'workqueue.kubernetes.leader-election.renew-deadline'")
+				.hasMessageContaining("1.2 times retry-period"));
+	}
+
+	@Test
 	void theInformersShouldBeInTheHealthAndInMicrometerWithAListerBean() {
 		this.runner.withBean(KubernetesClient.class, () -> server.createClient())
 			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)

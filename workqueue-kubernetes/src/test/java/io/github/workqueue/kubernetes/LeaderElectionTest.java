@@ -47,7 +47,8 @@ class LeaderElectionTest {
 					"workqueue.kubernetes.leader-election.identity=" + identity,
 					"workqueue.kubernetes.leader-election.lease-duration=2s",
 					"workqueue.kubernetes.leader-election.renew-deadline=1500ms",
-					"workqueue.kubernetes.leader-election.retry-period=200ms");
+					"workqueue.kubernetes.leader-election.retry-period=200ms",
+					"workqueue.kubernetes.leader-election.max-clock-skew=100ms");
 	}
 
 	@Test

@@ -1,5 +1,6 @@
 package io.github.workqueue.kubernetes.autoconfigure;
 
+import java.util.List;
 import java.util.Locale;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -14,10 +15,16 @@ import io.github.workqueue.kubernetes.internal.KubernetesInformers;
 /**
  * The informers' meters, read when scraped: {@code workqueue_kubernetes_events_total}
  * (tags {@code name}: the queue, {@code type}: add, update, delete),
- * {@code workqueue_kubernetes_cached_objects} and {@code workqueue_kubernetes_synced} (1
- * once the cache is complete).
+ * {@code workqueue_kubernetes_cached_objects}, {@code workqueue_kubernetes_synced} (1
+ * once the cache is complete) and {@code workqueue_kubernetes_watch_errors_total} (tags
+ * {@code name}, {@code resource} and {@code reason}: forbidden, not-found, unauthorized,
+ * server-error, watch-closed, unreachable, other).
  */
 final class KubernetesInformerMetrics {
+
+	/** The reasons a list or watch fails, as {@code WatchOutages} classes them. */
+	private static final List<String> WATCH_ERROR_REASONS = List.of("forbidden", "not-found", "unauthorized",
+			"server-error", "watch-closed", "unreachable", "other");
 
 	KubernetesInformerMetrics(KubernetesInformers informers, MeterRegistry registry) {
 		for (InformerFeed<? extends HasMetadata> feed : informers.feeds()) {
@@ -32,6 +39,14 @@ final class KubernetesInformerMetrics {
 				.description("Objects in the informer's cache")
 				.tag("name", feed.queueName())
 				.register(registry);
+			for (String reason : WATCH_ERROR_REASONS) {
+				FunctionCounter.builder("workqueue.kubernetes.watch.errors", feed, (f) -> f.failures(reason))
+					.description("Failed lists and watches of the informers, by reason; each is retried")
+					.tag("name", feed.queueName())
+					.tag("resource", feed.resource())
+					.tag("reason", reason)
+					.register(registry);
+			}
 			Gauge.builder("workqueue.kubernetes.synced", feed, (f) -> f.hasSynced() ? 1 : 0)
 				.description("1 once the informer has listed every object")
 				.tag("name", feed.queueName())

@@ -1,5 +1,7 @@
 package io.github.workqueue.kubernetes.autoconfigure;
 
+import java.util.Map;
+
 import io.fabric8.kubernetes.api.model.HasMetadata;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
@@ -9,10 +11,15 @@ import io.github.workqueue.kubernetes.internal.InformerFeed;
 import io.github.workqueue.kubernetes.internal.KubernetesInformers;
 
 /**
- * {@code kubernetesInformers} in the health: DOWN until every informer has listed its
- * objects once (its cache is complete), UP after; with details per queue: the resource,
- * synced, watching (false while a watch restarts), cached objects, events by type and the
- * last event's time, and whether this replica leads.
+ * {@code kubernetesInformers} in the health: DOWN while an informer source has a problem
+ * ({@link KubernetesInformers#problems()}): it has not listed its objects yet (at
+ * startup; after {@code cache-sync-timeout} the detail says it is late), or it has failed
+ * to list or watch for longer than {@code watch-outage-threshold}; each with its cause.
+ * UP otherwise. Details per queue: the resource, synced, watching (false while a watch
+ * restarts), cached objects, events by type, the last event's time, failures by reason
+ * and the last failure; and whether this replica leads. DOWN rather than OUT_OF_SERVICE:
+ * a replica whose cache is stale or incomplete cannot do its work, which is what DOWN
+ * says to a readiness probe and to an operator.
  */
 final class KubernetesInformersHealthIndicator extends AbstractHealthIndicator {
 
@@ -25,17 +32,16 @@ final class KubernetesInformersHealthIndicator extends AbstractHealthIndicator {
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
-		boolean synced = true;
 		for (InformerFeed<? extends HasMetadata> feed : this.informers.feeds()) {
 			builder.withDetail(feed.queueName(), feed.describe());
-			synced &= feed.hasSynced();
 		}
 		builder.withDetail("leading", this.informers.isLeading());
-		if (synced) {
+		Map<String, String> problems = this.informers.problems();
+		if (problems.isEmpty()) {
 			builder.up();
 		}
 		else {
-			builder.down();
+			builder.down().withDetail("problems", problems);
 		}
 	}
 

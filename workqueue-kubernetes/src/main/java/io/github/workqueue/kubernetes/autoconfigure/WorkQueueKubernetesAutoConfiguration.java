@@ -13,6 +13,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
 import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
+import io.github.workqueue.autoconfigure.WorkQueueProperties;
 import io.github.workqueue.autoconfigure.WorkQueueRegistry;
 import io.github.workqueue.kubernetes.WorkQueueKubernetesProperties;
 import io.github.workqueue.kubernetes.internal.KubernetesInformers;
@@ -39,9 +40,10 @@ public final class WorkQueueKubernetesAutoConfiguration {
 
 	@Bean
 	KubernetesInformers kubernetesInformers(KubernetesClient client, WorkQueueKubernetesProperties properties,
-			WorkQueueRegistry queues, QueueWorkerRegistry workers, Environment environment) {
+			WorkQueueRegistry queues, QueueWorkerRegistry workers, WorkQueueProperties workQueueProperties,
+			Environment environment) {
 		return new KubernetesInformers(client, properties, queues::getOrCreateQueue, workers,
-				environment.getProperty("spring.application.name"));
+				environment.getProperty("spring.application.name"), workQueueProperties.getShutdown().getTimeout());
 	}
 
 }

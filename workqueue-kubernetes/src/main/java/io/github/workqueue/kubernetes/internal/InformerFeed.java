@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import org.jspecify.annotations.Nullable;
 
+import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.kubernetes.KubernetesLister;
 import io.github.workqueue.kubernetes.ObjectKey;
@@ -28,7 +29,10 @@ import io.github.workqueue.kubernetes.WorkQueueKubernetesProperties.UpdateFilter
  * or one for all), whose events add the object's {@link ObjectKey} as client-go's
  * handlers do, and informers of the owned resources, whose events add the key of their
  * controlling owner. Its cache is the queue's {@link KubernetesLister}; the last state of
- * each deleted object is kept for the worker that cleans up after it.
+ * each deleted object is kept for the worker that cleans up after it. Keys from an
+ * informer's first list and from resyncs go in at the list priority, below live events'.
+ * Every list or watch failure is retried, counted and logged once per outage
+ * ({@link WatchOutages}).
  *
  * <p>
  * <b>Concurrency.</b> Thread-safe. Event handlers run on the informers' threads; the
@@ -66,6 +70,16 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 
 	private volatile long lastEventMillis;
 
+	/** The priority of keys from an informer's first list and from resyncs. */
+	private final int listPriority;
+
+	/**
+	 * Whether objects of the watched kind live in namespaces (the owners' keys say so).
+	 */
+	private final boolean namespaced;
+
+	private final WatchOutages outages;
+
 	/**
 	 * Makes the informers, not started.
 	 * @param queueName the queue fed
@@ -74,13 +88,19 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 	 * @param namespaces the namespaces watched, empty for all
 	 * @param operation the client operation for a namespace, or for all ({@code null})
 	 * @param resyncMillis the resync period, 0 for none
+	 * @param listPriority the priority of keys from the first list and from resyncs
+	 * @param namespaced whether the watched kind is namespaced
 	 * @param queue the queue fed
 	 */
 	public InformerFeed(String queueName, String apiVersion, String kind, List<String> namespaces,
 			Function<@Nullable String, FilterWatchListDeletable<T, ?, ?>> operation, long resyncMillis,
-			List<EventType> events, UpdateFilter updates, RateLimitingQueue<Object> queue) {
+			List<EventType> events, UpdateFilter updates, int listPriority, boolean namespaced,
+			RateLimitingQueue<Object> queue) {
 		this.queueName = queueName;
 		this.resource = apiVersion + " " + kind;
+		this.listPriority = listPriority;
+		this.namespaced = namespaced;
+		this.outages = new WatchOutages(queueName, this.resource);
 		this.kind = kind;
 		this.group = groupOf(apiVersion);
 		this.queue = queue;
@@ -94,6 +114,7 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 		for (@Nullable
 		String namespace : scopes) {
 			SharedIndexInformer<T> informer = operation.apply(namespace).runnableInformer(resyncMillis);
+			informer.exceptionHandler(this.outages);
 			informer.addEventHandler(new Primary());
 			this.informers.put(namespace, informer);
 		}
@@ -108,6 +129,7 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 		for (@Nullable
 		String namespace : this.informers.keySet()) {
 			SharedIndexInformer<O> informer = operations.apply(namespace).runnableInformer(0);
+			informer.exceptionHandler(this.outages);
 			informer.addEventHandler(new Owned<O>());
 			this.owned.add(informer);
 		}
@@ -171,6 +193,39 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 				&& this.owned.stream().allMatch(SharedIndexInformer::isWatching);
 	}
 
+	/**
+	 * Notes whether every informer watches now: an outage ends when they all do. Called
+	 * periodically.
+	 */
+	public void checkWatching() {
+		if (isWatching()) {
+			this.outages.watching();
+		}
+	}
+
+	/**
+	 * How long the informers have been failing to list or watch, or -1 if they are not.
+	 * @param now {@link System#nanoTime()}
+	 */
+	public long outageNanos(long now) {
+		return this.outages.outageNanos(now);
+	}
+
+	/** The last list or watch failure, as reason and message, or {@code null}. */
+	public @Nullable String lastFailure() {
+		return this.outages.cause();
+	}
+
+	/** The list and watch failures so far, by reason. */
+	public Map<String, Long> failures() {
+		return this.outages.counts();
+	}
+
+	/** How many list and watch failures of a reason came so far. */
+	public long failures(String reason) {
+		return this.outages.count(reason);
+	}
+
 	/** The queue this feeds. */
 	public String queueName() {
 		return this.queueName;
@@ -209,6 +264,11 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 		}
 		details.put("events", counts);
 		details.put("lastEventMillis", this.lastEventMillis);
+		details.put("failures", failures());
+		String failure = lastFailure();
+		if (failure != null) {
+			details.put("lastFailure", failure);
+		}
 		return details;
 	}
 
@@ -222,9 +282,14 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 		this.lastEventMillis = System.currentTimeMillis();
 	}
 
-	private void enqueue(EventType type, ObjectKey key) {
+	private void enqueue(EventType type, ObjectKey key, boolean fromList) {
 		if (this.events.contains(type)) {
-			this.queue.add(key);
+			if (fromList) {
+				this.queue.add(key, AddOptions.priority(this.listPriority));
+			}
+			else {
+				this.queue.add(key);
+			}
 		}
 	}
 
@@ -233,8 +298,30 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 		return (slash < 0) ? "" : apiVersion.substring(0, slash);
 	}
 
-	/** The watched resource's handler. */
+	/**
+	 * The watched resource's handler, one per informer. Events reach it one at a time, in
+	 * order: the first list's adds between {@code onBeforeList} and {@code onList}, then
+	 * the watch's events (and later lists').
+	 */
 	private final class Primary implements ResourceEventHandler<T> {
+
+		/**
+		 * In the informer's first list; read and written on the handler's events only.
+		 */
+		private boolean firstList;
+
+		private boolean listedOnce;
+
+		@Override
+		public void onBeforeList(String resourceVersion) {
+			this.firstList = !this.listedOnce;
+		}
+
+		@Override
+		public void onList(String resourceVersion, boolean empty) {
+			this.firstList = false;
+			this.listedOnce = true;
+		}
 
 		@Override
 		public void onAdd(T object) {
@@ -243,17 +330,27 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 			synchronized (InformerFeed.this.deleted) {
 				InformerFeed.this.deleted.remove(key);
 			}
-			enqueue(EventType.ADD, key);
+			enqueue(EventType.ADD, key, this.firstList);
 		}
 
 		@Override
 		public void onUpdate(T before, T after) {
 			seen(EventType.UPDATE);
-			if (InformerFeed.this.updates == UpdateFilter.GENERATION_CHANGED && !isResync(before, after)
-					&& Objects.equals(before.getMetadata().getGeneration(), after.getMetadata().getGeneration())) {
+			boolean resync = isResync(before, after);
+			if (InformerFeed.this.updates == UpdateFilter.GENERATION_CHANGED && !resync
+					&& sameGeneration(before, after)) {
 				return;
 			}
-			enqueue(EventType.UPDATE, ObjectKey.of(after));
+			enqueue(EventType.UPDATE, ObjectKey.of(after), resync);
+		}
+
+		/**
+		 * Whether both states count generations and have the same one: a kind without
+		 * {@code metadata.generation} (a ConfigMap) lets every update through.
+		 */
+		private boolean sameGeneration(T before, T after) {
+			Long generation = after.getMetadata().getGeneration();
+			return generation != null && generation.equals(before.getMetadata().getGeneration());
 		}
 
 		@Override
@@ -267,7 +364,7 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 					InformerFeed.this.deleted.remove(InformerFeed.this.deleted.keySet().iterator().next());
 				}
 			}
-			enqueue(EventType.DELETE, key);
+			enqueue(EventType.DELETE, key, false);
 		}
 
 		private boolean isResync(T before, T after) {
@@ -299,7 +396,8 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 			for (OwnerReference owner : object.getMetadata().getOwnerReferences()) {
 				if (Boolean.TRUE.equals(owner.getController()) && InformerFeed.this.kind.equals(owner.getKind())
 						&& InformerFeed.this.group.equals(groupOf(owner.getApiVersion()))) {
-					InformerFeed.this.queue.add(new ObjectKey(object.getMetadata().getNamespace(), owner.getName()));
+					String namespace = InformerFeed.this.namespaced ? object.getMetadata().getNamespace() : null;
+					InformerFeed.this.queue.add(new ObjectKey(namespace, owner.getName()));
 				}
 			}
 		}

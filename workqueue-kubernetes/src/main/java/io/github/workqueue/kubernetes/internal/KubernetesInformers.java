@@ -1,18 +1,27 @@
 package io.github.workqueue.kubernetes.internal;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.internal.OperationSupport;
+import io.fabric8.kubernetes.client.utils.Utils;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -23,24 +32,38 @@ import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.kubernetes.WorkQueueKubernetesProperties;
 import io.github.workqueue.kubernetes.WorkQueueKubernetesProperties.Informer;
 import io.github.workqueue.kubernetes.WorkQueueKubernetesProperties.Owned;
+import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
 import io.github.workqueue.spring.QueueWorkerContainer;
 import io.github.workqueue.spring.QueueWorkerRegistry;
 import io.github.workqueue.spring.internal.DefaultQueueWorkerRegistry;
 
 /**
- * The informers of every configured queue, started once the worker containers run and
- * stopped before them. With leader election, the workers of the informer-fed queues are
- * paused before the informers start (so that no key is processed before this replica
- * leads), run while it leads, and are paused again when it stops leading; the informers
- * run on every replica, so that a standby's cache and queue are warm when it takes over.
+ * The informers of every configured queue, and when their queues' workers may take keys:
+ * a queue's container starts paused and runs only while every informer that feeds it (the
+ * watched resource's and the owned ones') has listed its objects once, and, with leader
+ * election, while this replica leads. The informers run on every replica, so that a
+ * standby's cache and queue are warm when it takes over.
+ * <p>
+ * <b>One leader at a time, for keys too.</b> A replica that is deposed (the elector
+ * stopped leading, or no renewal was accepted within the renew deadline) pauses its
+ * workers at once and waits for the keys in flight until the Lease may pass to another
+ * replica: the last accepted renewal plus the lease duration, less the clocks' skew. Keys
+ * still running then are handled as {@code on-overrun} says: the process halts, or they
+ * are interrupted. At shutdown the workers are paused and drained first, the Lease is
+ * released last; if they do not drain within the workers' shutdown timeout, the Lease is
+ * not released but left to expire.
  *
  * <p>
- * <b>Concurrency.</b> Thread-safe: lifecycle calls are synchronized; leadership changes
- * come on the elector's thread and pause or resume the containers, which are thread-safe.
+ * <b>Concurrency.</b> Thread-safe. The gates' state is guarded by this object's monitor;
+ * the election calls in on its own thread, a ticker thread checks the informers every
+ * {@link #TICK_MILLIS} ms, and a deposed replica's drain waits on a thread of its own.
  */
 public final class KubernetesInformers implements SmartLifecycle {
 
 	private static final Log logger = LogFactory.getLog(KubernetesInformers.class);
+
+	/** How often the informers' sync and watches are checked. */
+	static final long TICK_MILLIS = 100;
 
 	private final Map<String, InformerFeed<? extends HasMetadata>> feeds = new LinkedHashMap<>();
 
@@ -48,26 +71,107 @@ public final class KubernetesInformers implements SmartLifecycle {
 
 	private final @Nullable LeaderElection election;
 
+	private final WorkQueueKubernetesProperties properties;
+
+	private final Duration drainTimeout;
+
+	private final WorkDrain drain;
+
+	/** Guarded by this. */
 	private boolean running;
 
+	/** This replica leads (by the election's word); guarded by this. */
+	private boolean leading;
+
 	/**
-	 * Makes the informers, not started.
+	 * Counts leadership changes, so that a drain knows it was overtaken; guarded by this.
+	 */
+	private long leadership;
+
+	/** The queues whose workers the gates opened; guarded by this. */
+	private final Set<String> opened = new HashSet<>();
+
+	/**
+	 * Queues whose informers did not list within the timeout, logged once; guarded by
+	 * this.
+	 */
+	private final Set<String> syncLate = new HashSet<>();
+
+	private long startedNanos;
+
+	private @Nullable ScheduledExecutorService ticker;
+
+	/**
+	 * Makes the informers, not started, and has the informer-fed queues' workers start
+	 * paused.
 	 * @param client the client
 	 * @param properties the configuration
 	 * @param queues the queue of each name
 	 * @param workers the worker containers
 	 * @param applicationName the default Lease name
+	 * @param drainTimeout how long shutdown waits for the keys in flight
 	 */
 	public KubernetesInformers(KubernetesClient client, WorkQueueKubernetesProperties properties,
 			Function<String, RateLimitingQueue<Object>> queues, QueueWorkerRegistry workers,
-			@Nullable String applicationName) {
+			@Nullable String applicationName, Duration drainTimeout) {
 		this.workers = workers;
+		this.properties = properties;
+		this.drainTimeout = drainTimeout;
+		this.drain = new WorkDrain(this::containers, properties.getLeaderElection().getOnOverrun(),
+				() -> Runtime.getRuntime().halt(1));
+		WorkQueueKubernetesProperties.LeaderElection election = properties.getLeaderElection();
+		if (election.isEnabled()) {
+			validate(election);
+		}
 		properties.getInformers()
 			.forEach((queueName, informer) -> this.feeds.put(queueName,
 					feed(client, queueName, informer, queues.apply(queueName))));
-		WorkQueueKubernetesProperties.LeaderElection election = properties.getLeaderElection();
-		this.election = election.isEnabled()
-				? new LeaderElection(client, election, applicationName, this::lead, this::follow) : null;
+		this.feeds.keySet().forEach(workers::startPaused);
+		this.election = election.isEnabled() ? new LeaderElection(client, election, applicationName, new Listener())
+				: null;
+	}
+
+	/**
+	 * Refuses durations with which a deposed replica could still run keys when another
+	 * takes over: the renew deadline (when it notices) plus the clocks' skew must come
+	 * before the lease duration (when the Lease may pass).
+	 */
+	private static void validate(WorkQueueKubernetesProperties.LeaderElection election) {
+		String prefix = "workqueue.kubernetes.leader-election.";
+		positive(prefix + "lease-duration", election.getLeaseDuration());
+		positive(prefix + "renew-deadline", election.getRenewDeadline());
+		positive(prefix + "retry-period", election.getRetryPeriod());
+		if (election.getMaxClockSkew().isNegative()) {
+			throw InvalidWorkQueueConfigurationException.forProperty(prefix + "max-clock-skew",
+					election.getMaxClockSkew(), "must not be negative", "Set it to 0 or more, such as 1s.");
+		}
+		Duration window = election.getLeaseDuration()
+			.minus(election.getRenewDeadline())
+			.minus(election.getMaxClockSkew());
+		if ((window.isNegative() || window.isZero())) {
+			throw InvalidWorkQueueConfigurationException.forProperty(prefix + "lease-duration",
+					election.getLeaseDuration(),
+					"leaves no time for a replica that lost the Lease to end its keys: lease-duration ("
+							+ election.getLeaseDuration() + ") must exceed renew-deadline ("
+							+ election.getRenewDeadline() + ") plus max-clock-skew (" + election.getMaxClockSkew()
+							+ ")",
+					"Raise lease-duration or lower renew-deadline; the difference, less max-clock-skew, is how long "
+							+ "keys in flight may still run after the last renewal's deadline (15s, 10s, 1s by default)");
+		}
+		if (election.getRenewDeadline().toMillis() * 5 <= election.getRetryPeriod().toMillis() * 6) {
+			throw InvalidWorkQueueConfigurationException.forProperty(prefix + "renew-deadline",
+					election.getRenewDeadline(),
+					"must exceed 1.2 times retry-period (" + election.getRetryPeriod()
+							+ "), as client-go requires: the leader must get more than one try to renew",
+					"Lower retry-period or raise renew-deadline.");
+		}
+	}
+
+	private static void positive(String property, Duration value) {
+		if ((value.isNegative() || value.isZero())) {
+			throw InvalidWorkQueueConfigurationException.forProperty(property, value, "must be positive",
+					"Set a positive duration.");
+		}
 	}
 
 	private static InformerFeed<? extends HasMetadata> feed(KubernetesClient client, String queueName,
@@ -81,10 +185,14 @@ public final class KubernetesInformers implements SmartLifecycle {
 		else {
 			String apiVersion = required(informer.getApiVersion(), path + ".api-version");
 			String kind = required(informer.getKind(), path + ".kind");
+			MixedOperation<GenericKubernetesResource, ?, ?> resources = client.genericKubernetesResources(apiVersion,
+					kind);
+			boolean namespaced = !(resources instanceof OperationSupport support) || support.isResourceNamespaced();
 			feed = new InformerFeed<>(queueName, apiVersion, kind, informer.getNamespaces(),
 					(namespace) -> selected(scoped(client.genericKubernetesResources(apiVersion, kind), namespace),
 							informer),
-					informer.getResync().toMillis(), List.copyOf(informer.getEvents()), informer.getUpdates(), queue);
+					informer.getResync().toMillis(), List.copyOf(informer.getEvents()), informer.getUpdates(),
+					informer.getListPriority(), namespaced, queue);
 		}
 		for (int i = 0; i < informer.getOwns().size(); i++) {
 			Owned owned = informer.getOwns().get(i);
@@ -99,7 +207,8 @@ public final class KubernetesInformers implements SmartLifecycle {
 			Informer informer, Class<T> model, RateLimitingQueue<Object> queue) {
 		return new InformerFeed<>(queueName, HasMetadata.getApiVersion(model), HasMetadata.getKind(model),
 				informer.getNamespaces(), (namespace) -> selected(scoped(client.resources(model), namespace), informer),
-				informer.getResync().toMillis(), List.copyOf(informer.getEvents()), informer.getUpdates(), queue);
+				informer.getResync().toMillis(), List.copyOf(informer.getEvents()), informer.getUpdates(),
+				informer.getListPriority(), Utils.isResourceNamespaced(model), queue);
 	}
 
 	private static <T extends HasMetadata, L> FilterWatchListDeletable<T, L, Resource<T>> scoped(
@@ -137,29 +246,168 @@ public final class KubernetesInformers implements SmartLifecycle {
 	}
 
 	/** Whether this replica leads; true without leader election. */
-	public boolean isLeading() {
-		return this.election == null || this.election.isLeading();
+	public synchronized boolean isLeading() {
+		return this.election == null || this.leading;
+	}
+
+	/**
+	 * What keeps each informer source from being healthy now: not listed within
+	 * {@code cache-sync-timeout} (or not yet), or failing to list or watch for longer
+	 * than {@code watch-outage-threshold}; none for a healthy one.
+	 * @return the problem of each queue's informers that has one
+	 */
+	public Map<String, String> problems() {
+		long now = System.nanoTime();
+		long startedAt;
+		synchronized (this) {
+			startedAt = this.startedNanos;
+		}
+		Map<String, String> problems = new LinkedHashMap<>();
+		for (InformerFeed<? extends HasMetadata> feed : this.feeds.values()) {
+			long outage = feed.outageNanos(now);
+			String cause = (feed.lastFailure() != null) ? ": " + feed.lastFailure() : "";
+			if (!feed.hasSynced()) {
+				boolean late = now - startedAt > this.properties.getCacheSyncTimeout().toNanos();
+				problems.put(feed.queueName(),
+						(late ? "not listed within cache-sync-timeout (" + this.properties.getCacheSyncTimeout() + ")"
+								: "listing") + cause);
+			}
+			else if (outage > this.properties.getWatchOutageThreshold().toNanos()) {
+				problems.put(feed.queueName(), "not watching for " + outage / 1_000_000_000 + " s" + cause);
+			}
+		}
+		return problems;
 	}
 
 	@Override
-	public synchronized void start() {
-		if (this.election != null) {
-			containers().forEach(QueueWorkerContainer::pause);
+	public void start() {
+		synchronized (this) {
+			if (this.running) {
+				return;
+			}
+			this.running = true;
+			this.startedNanos = System.nanoTime();
 		}
 		this.feeds.values().forEach(InformerFeed::start);
 		if (this.election != null) {
 			this.election.start();
 		}
-		this.running = true;
+		ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "workqueue-kubernetes-informers");
+			thread.setDaemon(true);
+			return thread;
+		});
+		synchronized (this) {
+			this.ticker = ticks;
+		}
+		ticks.scheduleWithFixedDelay(this::tick, 0, TICK_MILLIS, TimeUnit.MILLISECONDS);
+		if (this.properties.isFailOnStart()) {
+			awaitSynced();
+		}
+	}
+
+	/** Fails startup if an informer has not listed within the timeout. */
+	private void awaitSynced() {
+		long deadline = System.nanoTime() + this.properties.getCacheSyncTimeout().toNanos();
+		while (!this.feeds.values().stream().allMatch(InformerFeed::hasSynced)) {
+			if (System.nanoTime() - deadline > 0) {
+				Map<String, String> problems = problems();
+				stop();
+				throw new IllegalStateException("Kubernetes informers did not list their objects within "
+						+ "workqueue.kubernetes.cache-sync-timeout (" + this.properties.getCacheSyncTimeout()
+						+ ") and workqueue.kubernetes.fail-on-start is true: " + problems);
+			}
+			try {
+				Thread.sleep(TICK_MILLIS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while waiting for the Kubernetes informers to list", ex);
+			}
+		}
+	}
+
+	private void tick() {
+		try {
+			this.feeds.values().forEach(InformerFeed::checkWatching);
+			updateGates();
+			logLateSyncs();
+		}
+		catch (RuntimeException ex) {
+			logger.error("Checking the Kubernetes informers failed", ex);
+		}
+	}
+
+	private void logLateSyncs() {
+		long late = System.nanoTime() - this.startedNanos - this.properties.getCacheSyncTimeout().toNanos();
+		if (late < 0) {
+			return;
+		}
+		for (InformerFeed<? extends HasMetadata> feed : this.feeds.values()) {
+			boolean first;
+			synchronized (this) {
+				first = !feed.hasSynced() && this.syncLate.add(feed.queueName());
+			}
+			if (first) {
+				logger.error("Informers of queue '" + feed.queueName() + "' (" + feed.resource()
+						+ ") have not listed their objects within workqueue.kubernetes.cache-sync-timeout ("
+						+ this.properties.getCacheSyncTimeout() + "); its workers wait for them"
+						+ ((feed.lastFailure() != null) ? "; last failure: " + feed.lastFailure() : ""));
+			}
+		}
+	}
+
+	/**
+	 * Opens the workers of each queue whose informers have listed while this replica may
+	 * work, and keeps every other queue's paused (also against a resume from elsewhere).
+	 */
+	private synchronized void updateGates() {
+		boolean mayWork = this.running && (this.election == null || this.leading);
+		for (InformerFeed<? extends HasMetadata> feed : this.feeds.values()) {
+			QueueWorkerContainer container = this.workers.getContainer(feed.queueName());
+			if (container == null) {
+				continue;
+			}
+			if (mayWork && feed.hasSynced()) {
+				if (this.opened.add(feed.queueName())) {
+					container.resume();
+				}
+			}
+			else {
+				this.opened.remove(feed.queueName());
+				if (!container.isPaused()) {
+					container.pause();
+				}
+			}
+		}
 	}
 
 	@Override
-	public synchronized void stop() {
+	public void stop() {
+		ScheduledExecutorService ticks;
+		synchronized (this) {
+			if (!this.running) {
+				return;
+			}
+			this.running = false;
+			this.leadership++;
+			ticks = this.ticker;
+			this.ticker = null;
+		}
+		if (ticks != null) {
+			ticks.shutdownNow();
+		}
+		updateGates();
+		boolean drained = this.drain.awaitIdle(System.nanoTime() + this.drainTimeout.toNanos());
 		if (this.election != null) {
-			this.election.stop();
+			if (!drained) {
+				logger.warn("Keys still run after workqueue.shutdown.timeout (" + this.drainTimeout
+						+ "): the Lease is not released but left to expire, so that no other replica runs them "
+						+ "meanwhile");
+			}
+			this.election.stop(drained);
 		}
 		this.feeds.values().forEach(InformerFeed::stop);
-		this.running = false;
 	}
 
 	@Override
@@ -173,16 +421,6 @@ public final class KubernetesInformers implements SmartLifecycle {
 		return DefaultQueueWorkerRegistry.PHASE + 1;
 	}
 
-	private void lead() {
-		logger.info("Leading: the workers of " + this.feeds.keySet() + " run");
-		containers().forEach(QueueWorkerContainer::resume);
-	}
-
-	private void follow() {
-		logger.info("Not leading: the workers of " + this.feeds.keySet() + " are paused");
-		containers().forEach(QueueWorkerContainer::pause);
-	}
-
 	private List<QueueWorkerContainer> containers() {
 		List<QueueWorkerContainer> containers = new ArrayList<>();
 		for (String queueName : this.feeds.keySet()) {
@@ -192,6 +430,45 @@ public final class KubernetesInformers implements SmartLifecycle {
 			}
 		}
 		return containers;
+	}
+
+	/** The election's news, on its thread. */
+	private final class Listener implements LeaderElection.Listener {
+
+		@Override
+		public void elected() {
+			synchronized (KubernetesInformers.this) {
+				KubernetesInformers.this.leading = true;
+				KubernetesInformers.this.leadership++;
+			}
+			logger.info("Leading: the workers of " + KubernetesInformers.this.feeds.keySet()
+					+ " run once their informers listed");
+			updateGates();
+		}
+
+		@Override
+		public void deposed(long lastRenewalNanos) {
+			long turn;
+			synchronized (KubernetesInformers.this) {
+				KubernetesInformers.this.leading = false;
+				turn = ++KubernetesInformers.this.leadership;
+			}
+			updateGates();
+			logger.info("Not leading: the workers of " + KubernetesInformers.this.feeds.keySet()
+					+ " are paused; keys in flight finish before the Lease may pass");
+			WorkQueueKubernetesProperties.LeaderElection settings = KubernetesInformers.this.properties
+				.getLeaderElection();
+			long deadline = lastRenewalNanos + settings.getLeaseDuration().toNanos()
+					- settings.getMaxClockSkew().toNanos();
+			Thread drain = new Thread(() -> KubernetesInformers.this.drain.beforeTheLeasePasses(deadline, () -> {
+				synchronized (KubernetesInformers.this) {
+					return KubernetesInformers.this.leadership != turn;
+				}
+			}), "workqueue-kubernetes-drain");
+			drain.setDaemon(true);
+			drain.start();
+		}
+
 	}
 
 }

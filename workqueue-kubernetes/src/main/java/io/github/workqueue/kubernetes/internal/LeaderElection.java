@@ -2,8 +2,12 @@ package io.github.workqueue.kubernetes.internal;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -18,54 +22,86 @@ import org.jspecify.annotations.Nullable;
 import io.github.workqueue.kubernetes.WorkQueueKubernetesProperties;
 
 /**
- * Takes part in the election of a leader among replicas on a {@code coordination.k8s.io}
- * Lease, with fabric8's elector: tells when this replica starts and stops leading, and
- * runs for leadership again after it lost it, until stopped. Stopping releases the Lease,
- * so that a standby takes over at its next try rather than after the lease duration.
+ * Runs for leadership on a {@code coordination.k8s.io} Lease, round after round, until
+ * stopped: each round has a fresh fabric8 elector (one is good for one run), which
+ * acquires the Lease and renews it; a round ends when the elector stops leading or fails,
+ * and the next starts a retry period later.
+ * <p>
+ * This replica's leadership is judged here, not by the elector alone: it is elected when
+ * the elector acquires the Lease, and deposed when the elector stops leading or when no
+ * renewal was accepted within the renew deadline of the last one (a renewal held up by a
+ * partition may block the elector far longer). The listener hears each change with the
+ * time of the last accepted renewal ({@link RenewalTrackingLock}), from which the Lease
+ * may pass to another replica after the lease duration. The elector never releases the
+ * Lease by itself: {@link #stop} releases it, once the caller drained its work.
  *
  * <p>
- * <b>Concurrency.</b> Thread-safe: start and stop are synchronized; the callbacks come on
- * the elector's thread.
+ * <b>Concurrency.</b> Thread-safe. The rounds' state is guarded by this object's monitor.
+ * The listener is called on this election's own thread, one call at a time, never under
+ * the monitor or an elector's. Ending a round (cancelling its elector, which may wait for
+ * a request in flight) runs on a thread of its own.
  */
 final class LeaderElection {
 
 	private static final Log logger = LogFactory.getLog(LeaderElection.class);
 
-	private final LeaderElector elector;
+	/** What this replica's leadership does. */
+	interface Listener {
 
-	private volatile boolean leading;
+		/** This replica leads, with a renewal accepted just now. */
+		void elected();
 
+		/**
+		 * This replica leads no more.
+		 * @param lastRenewalNanos when the last renewal accepted began
+		 * ({@link System#nanoTime()})
+		 */
+		void deposed(long lastRenewalNanos);
+
+	}
+
+	private final KubernetesClient client;
+
+	private final String namespace;
+
+	private final String name;
+
+	private final String identity;
+
+	private final Duration leaseDuration;
+
+	private final Duration renewDeadline;
+
+	private final Duration retryPeriod;
+
+	private final Listener listener;
+
+	/** Runs the rounds' starts, the watchdog and the listener's calls. */
+	private final ScheduledExecutorService thread;
+
+	/** Guarded by this. */
 	private boolean running;
 
-	private @Nullable CompletableFuture<?> round;
-
-	private final long retryMillis;
+	/** The current round; guarded by this. */
+	private @Nullable Round round;
 
 	LeaderElection(KubernetesClient client, WorkQueueKubernetesProperties.LeaderElection properties,
-			@Nullable String applicationName, Runnable onLead, Runnable onFollow) {
-		this.retryMillis = properties.getRetryPeriod().toMillis();
-		String identity = (properties.getIdentity() != null) ? properties.getIdentity() : defaultIdentity();
-		String name = (properties.getLeaseName() != null) ? properties.getLeaseName()
+			@Nullable String applicationName, Listener listener) {
+		this.client = client;
+		this.identity = (properties.getIdentity() != null) ? properties.getIdentity() : defaultIdentity();
+		this.name = (properties.getLeaseName() != null) ? properties.getLeaseName()
 				: (applicationName != null) ? applicationName : "workqueue";
-		String namespace = (properties.getLeaseNamespace() != null) ? properties.getLeaseNamespace()
+		this.namespace = (properties.getLeaseNamespace() != null) ? properties.getLeaseNamespace()
 				: (client.getNamespace() != null) ? client.getNamespace() : "default";
-		this.elector = client.leaderElector()
-			.withConfig(new LeaderElectionConfigBuilder().withName(name)
-				.withLock(new LeaseLock(namespace, name, identity))
-				.withLeaseDuration(properties.getLeaseDuration())
-				.withRenewDeadline(properties.getRenewDeadline())
-				.withRetryPeriod(properties.getRetryPeriod())
-				.withReleaseOnCancel(true)
-				.withLeaderCallbacks(new LeaderCallbacks(() -> {
-					this.leading = true;
-					onLead.run();
-				}, () -> {
-					this.leading = false;
-					onFollow.run();
-				}, (leader) -> logger
-					.info("Lease " + namespace + "/" + name + " is held by " + ((leader != null) ? leader : "nobody"))))
-				.build())
-			.build();
+		this.leaseDuration = properties.getLeaseDuration();
+		this.renewDeadline = properties.getRenewDeadline();
+		this.retryPeriod = properties.getRetryPeriod();
+		this.listener = listener;
+		this.thread = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "workqueue-leader-election");
+			thread.setDaemon(true);
+			return thread;
+		});
 	}
 
 	private static String defaultIdentity() {
@@ -79,38 +115,233 @@ final class LeaderElection {
 		return host + "-" + UUID.randomUUID().toString().substring(0, 8);
 	}
 
-	boolean isLeading() {
-		return this.leading;
+	/** The Lease, as {@code namespace/name}. */
+	String lease() {
+		return this.namespace + "/" + this.name;
+	}
+
+	String identity() {
+		return this.identity;
+	}
+
+	synchronized boolean isLeading() {
+		return this.round != null && this.round.leading;
 	}
 
 	synchronized void start() {
-		this.running = true;
-		runForLeadership();
-	}
-
-	private synchronized void runForLeadership() {
-		if (!this.running) {
+		if (this.running) {
 			return;
 		}
-		CompletableFuture<?> next = this.elector.start();
-		this.round = next;
-		// A round ends when this replica stops leading (or the elector fails): it runs
-		// again after a retry period, unless stopped.
-		next.whenComplete((result, failure) -> {
-			if (failure != null && !next.isCancelled()) {
-				logger.warn("Leader election failed; running for leadership again", failure);
+		this.running = true;
+		this.thread.execute(this::runRound);
+	}
+
+	/**
+	 * Stops running for leadership, and releases the Lease if asked and this replica
+	 * holds it, so that a standby takes over at its next try (else it takes over once the
+	 * Lease expires). The caller drained its work first. The listener hears nothing more.
+	 * @param release whether to release the Lease
+	 */
+	void stop(boolean release) {
+		Round last;
+		boolean wasLeading;
+		synchronized (this) {
+			if (!this.running) {
+				return;
 			}
-			CompletableFuture.runAsync(this::runForLeadership,
-					CompletableFuture.delayedExecutor(this.retryMillis, TimeUnit.MILLISECONDS));
+			this.running = false;
+			last = this.round;
+			wasLeading = last != null && last.leading;
+			if (last != null) {
+				last.leading = false;
+			}
+		}
+		this.thread.shutdownNow();
+		if (last != null) {
+			CompletableFuture<?> future;
+			synchronized (this) {
+				future = last.future;
+			}
+			future.cancel(true);
+			if (wasLeading && release) {
+				try {
+					if (last.elector.release()) {
+						logger.info("Released the Lease " + lease());
+					}
+				}
+				catch (RuntimeException ex) {
+					logger.warn(
+							"Could not release the Lease " + lease() + "; another replica takes over once it expires",
+							ex);
+				}
+			}
+		}
+	}
+
+	private void runRound() {
+		Round next;
+		synchronized (this) {
+			if (!this.running) {
+				return;
+			}
+			next = new Round();
+			this.round = next;
+		}
+		try {
+			// Under the monitor, so that a callback of the elector's (which takes it)
+			// finds
+			// the round's future set.
+			synchronized (this) {
+				next.future = next.elector.start();
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Running for the Lease " + lease() + " failed; trying again in " + this.retryPeriod, ex);
+			nextRoundLater();
+			return;
+		}
+		CompletableFuture<?> started;
+		synchronized (this) {
+			started = next.future;
+		}
+		started.whenComplete((result, failure) -> {
+			if (failure != null && !started.isCancelled()) {
+				logger.warn("Leader election on the Lease " + lease() + " failed; running again", failure);
+			}
+			deposed(next, "the elector stopped leading");
+			nextRoundLater();
 		});
 	}
 
-	synchronized void stop() {
-		this.running = false;
-		CompletableFuture<?> current = this.round;
-		if (current != null) {
-			current.cancel(true);
+	private void nextRoundLater() {
+		synchronized (this) {
+			if (!this.running) {
+				return;
+			}
 		}
+		try {
+			this.thread.schedule(this::runRound, this.retryPeriod.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (RejectedExecutionException ex) {
+			// Stopped meanwhile.
+		}
+	}
+
+	/** The elector acquired the Lease (on the elector's thread, under its monitor). */
+	private void elected(Round elected) {
+		synchronized (this) {
+			if (!this.running || this.round != elected || elected.over || elected.leading) {
+				return;
+			}
+			elected.leading = true;
+		}
+		logger.info("Leading: acquired the Lease " + lease() + " as " + this.identity);
+		this.thread.execute(() -> {
+			if (stillLeading(elected)) {
+				this.listener.elected();
+			}
+		});
+		watch(elected);
+	}
+
+	/**
+	 * Checks, at the renew deadline of the last accepted renewal, that one came since.
+	 */
+	private void watch(Round watched) {
+		long last = watched.lock.lastRenewalNanos();
+		long dueIn = last + this.renewDeadline.toNanos() - System.nanoTime();
+		try {
+			this.thread.schedule(() -> {
+				if (!stillLeading(watched)) {
+					return;
+				}
+				if (watched.lock.lastRenewalNanos() != last
+						|| System.nanoTime() - last < this.renewDeadline.toNanos()) {
+					watch(watched);
+				}
+				else {
+					deposed(watched, "no renewal was accepted within renew-deadline (" + this.renewDeadline + ")");
+				}
+			}, Math.max(0, dueIn), TimeUnit.NANOSECONDS);
+		}
+		catch (RejectedExecutionException ex) {
+			// Stopped meanwhile.
+		}
+	}
+
+	private synchronized boolean stillLeading(Round round) {
+		return this.running && this.round == round && round.leading;
+	}
+
+	/** Ends a round's leadership, if it led: the listener hears it, the elector ends. */
+	private void deposed(Round round, String why) {
+		boolean wasLeading;
+		synchronized (this) {
+			wasLeading = round.leading;
+			round.leading = false;
+			round.over = true;
+			if (!this.running) {
+				return;
+			}
+		}
+		if (wasLeading) {
+			long last = round.lock.lastRenewalNanos();
+			logger.warn("Not leading any more: " + why + "; the Lease " + lease() + " was last renewed "
+					+ Duration.ofNanos(System.nanoTime() - last).toMillis() + " ms ago");
+			try {
+				this.thread.execute(() -> this.listener.deposed(last));
+			}
+			catch (RejectedExecutionException ex) {
+				// Stopped meanwhile.
+			}
+		}
+		CompletableFuture<?> future;
+		synchronized (this) {
+			future = round.future;
+		}
+		if (!future.isDone()) {
+			// Cancelling waits for a renewal in flight (it holds the elector's monitor):
+			// never on the election's thread.
+			Thread cancel = new Thread(() -> future.cancel(true), "workqueue-leader-election-end");
+			cancel.setDaemon(true);
+			cancel.start();
+		}
+	}
+
+	/** One run of a fabric8 elector. */
+	private final class Round {
+
+		final RenewalTrackingLock lock;
+
+		final LeaderElector elector;
+
+		/** The elector's run, once started; guarded by the election's monitor. */
+		CompletableFuture<?> future = new CompletableFuture<>();
+
+		/** Guarded by the election's monitor. */
+		boolean leading;
+
+		/** Guarded by the election's monitor: the round was deposed or ended. */
+		boolean over;
+
+		Round() {
+			this.lock = new RenewalTrackingLock(new LeaseLock(LeaderElection.this.namespace, LeaderElection.this.name,
+					LeaderElection.this.identity));
+			this.elector = LeaderElection.this.client.leaderElector()
+				.withConfig(new LeaderElectionConfigBuilder().withName(LeaderElection.this.name)
+					.withLock(this.lock)
+					.withLeaseDuration(LeaderElection.this.leaseDuration)
+					.withRenewDeadline(LeaderElection.this.renewDeadline)
+					.withRetryPeriod(LeaderElection.this.retryPeriod)
+					.withReleaseOnCancel(false)
+					.withLeaderCallbacks(new LeaderCallbacks(() -> elected(this),
+							() -> deposed(this, "the elector stopped leading"),
+							(leader) -> logger
+								.info("Lease " + lease() + " is held by " + ((leader != null) ? leader : "nobody"))))
+					.build())
+				.build();
+		}
+
 	}
 
 }

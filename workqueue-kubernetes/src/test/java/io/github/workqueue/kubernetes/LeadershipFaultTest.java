@@ -1,0 +1,254 @@
+package io.github.workqueue.kubernetes;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
+
+import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
+import io.github.workqueue.autoconfigure.WorkQueueRegistry;
+import io.github.workqueue.kubernetes.FaultProxy.Mode;
+import io.github.workqueue.kubernetes.autoconfigure.WorkQueueKubernetesAutoConfiguration;
+import io.github.workqueue.kubernetes.internal.KubernetesInformers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Replicas of a controller with leader election, each reaching fabric8's mock API server
+ * (CRUD mode) through a {@link FaultProxy} of its own, while ConfigMaps change every 100
+ * ms; every reconcile (200-800 ms) goes to the {@link Ledger}, which must never hold two
+ * reconciles of one key on two replicas at the same time. Lease 3 s, renew deadline 2 s,
+ * retry 250 ms, clock skew 250 ms: a deposed leader has 0.75 s to end its keys, after
+ * which they are interrupted ({@code on-overrun: interrupt}, as the JVM of a test must
+ * not halt).
+ */
+@EnableKubernetesMockClient(crud = true)
+class LeadershipFaultTest {
+
+	static KubernetesMockServer server;
+
+	static KubernetesClient client;
+
+	private final List<AutoCloseable> closeables = new ArrayList<>();
+
+	private final String lease = "ledger-" + UUID.randomUUID().toString().substring(0, 8);
+
+	private final AtomicBoolean changing = new AtomicBoolean();
+
+	@BeforeEach
+	void clearLedger() {
+		Ledger.clear();
+	}
+
+	@AfterEach
+	void close() throws Exception {
+		this.changing.set(false);
+		for (AutoCloseable closeable : this.closeables) {
+			closeable.close();
+		}
+	}
+
+	@Test
+	void aLeaderCutOffShouldStopBeforeAnotherTakesOverAndLeadAgainLater() throws IOException {
+		FaultProxy toA = proxy();
+		FaultProxy toB = proxy();
+		startChanging(3);
+		replica("a", toA).run((a) -> {
+			await().atMost(Duration.ofSeconds(15)).until(() -> leading(a));
+			replica("b", toB).run((b) -> {
+				await().atMost(Duration.ofSeconds(15)).until(() -> Ledger.count("a") > 0);
+				// Three partitions of whoever leads: a loses, regains, loses again.
+				for (int round = 1; round <= 3; round++) {
+					boolean aLeads = leading(a);
+					FaultProxy cut = aLeads ? toA : toB;
+					ApplicationContext other = aLeads ? b : a;
+					String otherName = aLeads ? "b" : "a";
+					long since = System.nanoTime();
+					cut.mode(Mode.HOLD);
+					await().atMost(Duration.ofSeconds(20))
+						.alias("round " + round + ": " + otherName + " leads and reconciles")
+						.until(() -> leading(other) && Ledger.countSince(otherName, since) > 0);
+					cut.mode(Mode.PASS);
+					await().atMost(Duration.ofSeconds(10))
+						.alias("round " + round + ": the cut-off replica knows it does not lead")
+						.until(() -> !leading(aLeads ? a : b));
+				}
+				assertThat(leading(b)).isTrue();
+				await().atMost(Duration.ofSeconds(10)).until(() -> Ledger.running("b") > 0);
+				// b shuts down with a key in flight: it drains, then releases the Lease.
+			});
+			long since = System.nanoTime();
+			await().atMost(Duration.ofSeconds(15))
+				.alias("a leads again once b shut down")
+				.until(() -> leading(a) && Ledger.countSince("a", since) > 0);
+		});
+		this.changing.set(false);
+		assertThat(Ledger.overlaps()).as("reconciles of one key on two replicas at once").isEmpty();
+	}
+
+	@Test
+	void replicasStartingWhileTheApiServerIsUnreachableShouldNeverOverlap() throws IOException {
+		FaultProxy toA = proxy();
+		FaultProxy toB = proxy();
+		toA.mode(Mode.REFUSE);
+		toB.mode(Mode.REFUSE);
+		startChanging(3);
+		replica("a", toA).run((a) -> replica("b", toB).run((b) -> {
+			KubernetesInformers informers = a.getBean(KubernetesInformers.class);
+			await().atMost(Duration.ofSeconds(15))
+				.alias("failed lists, counted by reason")
+				.until(() -> informers.feed("configmaps").failures("unreachable") > 0);
+			assertThat(Ledger.entries()).as("no replica reconciles before it leads and its cache listed").isEmpty();
+			assertThat(health(a).getStatus()).isEqualTo(Status.DOWN);
+			toA.mode(Mode.PASS);
+			toB.mode(Mode.PASS);
+			await().atMost(Duration.ofSeconds(20)).until(() -> leading(a) || leading(b));
+			await().atMost(Duration.ofSeconds(20)).until(() -> Ledger.entries().size() > 10);
+			await().atMost(Duration.ofSeconds(10)).until(() -> health(a).getStatus().equals(Status.UP));
+		}));
+		this.changing.set(false);
+		assertThat(Ledger.overlaps()).as("reconciles of one key on two replicas at once").isEmpty();
+	}
+
+	@Test
+	void workersShouldTakeNoKeyUntilTheInformersListed() throws IOException {
+		FaultProxy proxy = proxy();
+		proxy.mode(Mode.REFUSE);
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(WorkQueueAutoConfiguration.class, WorkQueueKubernetesAutoConfiguration.class))
+			.withBean(KubernetesClient.class, () -> clientThrough(proxy))
+			.withUserConfiguration(LedgerWorker.class)
+			.withPropertyValues("workqueue.kubernetes.informers.configmaps.api-version=v1",
+					"workqueue.kubernetes.informers.configmaps.kind=ConfigMap",
+					"workqueue.kubernetes.informers.configmaps.namespaces=gate", "test.reconcile.min-millis=1",
+					"test.reconcile.max-millis=2")
+			.run((context) -> {
+				KubernetesInformers informers = context.getBean(KubernetesInformers.class);
+				// As an owned object's event would, before the watched resource listed.
+				context.getBean(WorkQueueRegistry.class)
+					.getOrCreateQueue("configmaps")
+					.add(new ObjectKey("gate", "owner"));
+				await().pollDelay(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> true);
+				assertThat(informers.feed("configmaps").hasSynced()).isFalse();
+				assertThat(Ledger.entries()).as("keys taken before the cache listed").isEmpty();
+				client.configMaps()
+					.inNamespace("gate")
+					.resource(new ConfigMapBuilder().withNewMetadata().withName("owner").endMetadata().build())
+					.create();
+				proxy.mode(Mode.PASS);
+				await().atMost(Duration.ofSeconds(15)).until(() -> Ledger.count("solo") > 0);
+				assertThat(informers.feed("configmaps").hasSynced()).isTrue();
+			});
+	}
+
+	private ApplicationContextRunner replica(String identity, FaultProxy proxy) {
+		return new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(WorkQueueAutoConfiguration.class, WorkQueueKubernetesAutoConfiguration.class))
+			.withBean(KubernetesClient.class, () -> clientThrough(proxy))
+			.withUserConfiguration(LedgerWorker.class)
+			.withPropertyValues("workqueue.queues.configmaps.workers=2", "workqueue.shutdown.timeout=10s",
+					"workqueue.kubernetes.informers.configmaps.api-version=v1",
+					"workqueue.kubernetes.informers.configmaps.kind=ConfigMap",
+					"workqueue.kubernetes.informers.configmaps.namespaces=ops",
+					"workqueue.kubernetes.leader-election.enabled=true",
+					"workqueue.kubernetes.leader-election.lease-name=" + this.lease,
+					"workqueue.kubernetes.leader-election.lease-namespace=ops",
+					"workqueue.kubernetes.leader-election.identity=" + identity,
+					"workqueue.kubernetes.leader-election.lease-duration=3s",
+					"workqueue.kubernetes.leader-election.renew-deadline=2s",
+					"workqueue.kubernetes.leader-election.retry-period=250ms",
+					"workqueue.kubernetes.leader-election.max-clock-skew=250ms",
+					"workqueue.kubernetes.leader-election.on-overrun=interrupt", "test.reconcile.min-millis=200",
+					"test.reconcile.max-millis=800");
+	}
+
+	private FaultProxy proxy() throws IOException {
+		URI master = URI.create(client.getConfiguration().getMasterUrl());
+		FaultProxy proxy = new FaultProxy(InetAddress.getByName(master.getHost()), master.getPort());
+		this.closeables.add(proxy);
+		return proxy;
+	}
+
+	/**
+	 * A client of the mock server through the proxy: fabric8's request timeout (10 s, so
+	 * that a held renewal blocks its elector that long), fewer retries of a failed
+	 * request.
+	 */
+	private static KubernetesClient clientThrough(FaultProxy proxy) {
+		Config mock = client.getConfiguration();
+		URI master = URI.create(mock.getMasterUrl());
+		Config config = new ConfigBuilder(mock)
+			.withMasterUrl(master.getScheme() + "://" + master.getHost() + ":" + proxy.port() + "/")
+			.withConnectionTimeout(1000)
+			.withWatchReconnectInterval(200)
+			// fabric8 retries a failed request 10 times by default (over about a minute)
+			// before the informer hears of it.
+			.withRequestRetryBackoffLimit(1)
+			.build();
+		return new KubernetesClientBuilder().withConfig(config).build();
+	}
+
+	/** Changes one of the ConfigMaps every 100 ms, directly, until the test ends. */
+	private void startChanging(int configMaps) {
+		this.changing.set(true);
+		Thread thread = new Thread(() -> {
+			for (long change = 0; this.changing.get(); change++) {
+				String name = "cm-" + ThreadLocalRandom.current().nextInt(configMaps);
+				try {
+					client.configMaps()
+						.inNamespace("ops")
+						.resource(new ConfigMapBuilder().withNewMetadata()
+							.withName(name)
+							.endMetadata()
+							.withData(Map.of("change", Long.toString(change)))
+							.build())
+						.createOr((existing) -> existing.update());
+					Thread.sleep(100);
+				}
+				catch (InterruptedException ex) {
+					return;
+				}
+				catch (RuntimeException ex) {
+					// A conflict: the next change comes anyway.
+				}
+			}
+		}, "configmap-changes");
+		thread.setDaemon(true);
+		thread.start();
+	}
+
+	private static boolean leading(ApplicationContext context) {
+		return context.getBean(KubernetesInformers.class).isLeading();
+	}
+
+	private static org.springframework.boot.health.contributor.Health health(ApplicationContext context) {
+		return context.getBean("kubernetesInformersHealthIndicator", HealthIndicator.class).health(true);
+	}
+
+}

@@ -1,0 +1,56 @@
+package io.github.workqueue.kubernetes;
+
+import java.util.concurrent.ThreadLocalRandom;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import io.github.workqueue.spring.QueueWorker;
+
+/**
+ * The worker of one replica in a fault test: each reconcile of a ConfigMap's key takes
+ * between {@code test.reconcile.min-millis} and {@code test.reconcile.max-millis}
+ * (interruptible) and is written to the {@link Ledger} with the replica's identity, also
+ * when it ends by an interrupt.
+ */
+@Configuration(proxyBeanMethods = false)
+class LedgerWorker {
+
+	@Bean
+	Reconciler ledgerReconciler(@Value("${workqueue.kubernetes.leader-election.identity:solo}") String replica,
+			@Value("${test.reconcile.min-millis:200}") long minMillis,
+			@Value("${test.reconcile.max-millis:800}") long maxMillis) {
+		return new Reconciler(replica, minMillis, maxMillis);
+	}
+
+	/** The worker method of the queue {@code configmaps}. */
+	static final class Reconciler {
+
+		private final String replica;
+
+		private final long minMillis;
+
+		private final long maxMillis;
+
+		Reconciler(String replica, long minMillis, long maxMillis) {
+			this.replica = replica;
+			this.minMillis = minMillis;
+			this.maxMillis = maxMillis;
+		}
+
+		@QueueWorker("configmaps")
+		void reconcile(ObjectKey key) throws InterruptedException {
+			long start = System.nanoTime();
+			Ledger.started(this.replica);
+			try {
+				Thread.sleep(ThreadLocalRandom.current().nextLong(this.minMillis, this.maxMillis + 1));
+			}
+			finally {
+				Ledger.add(key, this.replica, start, System.nanoTime());
+			}
+		}
+
+	}
+
+}
