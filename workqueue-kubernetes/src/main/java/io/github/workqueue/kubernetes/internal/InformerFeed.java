@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
@@ -122,15 +123,17 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 
 	/**
 	 * Adds a secondary resource: its objects' changes add the key of their controlling
-	 * owner of the watched kind and group.
+	 * owner of the watched kind and group. Its informers cache only what that mapping
+	 * needs ({@link OwnerReferencesStore}).
 	 * @param operations the client operation for a namespace, or for all
 	 */
-	public <O extends HasMetadata> void owns(Function<@Nullable String, FilterWatchListDeletable<O, ?, ?>> operations) {
+	public void owns(Function<@Nullable String, FilterWatchListDeletable<GenericKubernetesResource, ?, ?>> operations) {
 		for (@Nullable
 		String namespace : this.informers.keySet()) {
-			SharedIndexInformer<O> informer = operations.apply(namespace).runnableInformer(0);
+			SharedIndexInformer<GenericKubernetesResource> informer = operations.apply(namespace).runnableInformer(0);
+			informer.itemStore(new OwnerReferencesStore());
 			informer.exceptionHandler(this.outages);
-			informer.addEventHandler(new Owned<O>());
+			informer.addEventHandler(new Owned<GenericKubernetesResource>());
 			this.owned.add(informer);
 		}
 	}
