@@ -249,6 +249,12 @@ final class LeaderElection {
 	 */
 	private void watch(Round watched) {
 		long last = watched.lock.lastRenewalNanos();
+		if (last == RenewalTrackingLock.NEVER) {
+			// Elected without an accepted write of this round's: nothing bounds the
+			// Lease.
+			deposed(watched, "no renewal of this round was accepted");
+			return;
+		}
 		long dueIn = last + this.renewDeadline.toNanos() - System.nanoTime();
 		try {
 			this.thread.schedule(() -> {
