@@ -75,33 +75,42 @@ class RedisDifferentialTest {
 	@ParameterizedTest
 	@EnumSource(Backend.class)
 	void randomSequencesShouldRunOnRedisAsOnTheMemoryQueue(Backend backend) throws InterruptedException {
-		Random seeds = new Random(Long.getLong("workqueue.differential.seed", System.nanoTime()));
-		for (int sequence = 0; sequence < SEQUENCES; sequence++) {
-			long seed = seeds.nextLong();
-			Random random = new Random(seed);
-			try (Run run = new Run(backend, random, "random sequence, seed " + seed)) {
-				for (int step = 0; step < STEPS; step++) {
-					randomStep(run, random);
-					if (random.nextBoolean()) {
-						run.check();
-					}
+		runSequences(backend, "random sequence", (run, random) -> {
+			for (int step = 0; step < STEPS; step++) {
+				randomStep(run, random);
+				if (random.nextBoolean()) {
+					run.check();
 				}
-				run.drain();
 			}
-		}
+		});
 	}
 
 	@ParameterizedTest
 	@EnumSource(Backend.class)
 	void reAddsOfItemsBeingProcessedShouldRunOnRedisAsOnTheMemoryQueue(Backend backend) throws InterruptedException {
+		runSequences(backend, "re-adds while processing", (run, random) -> {
+			for (int round = 1 + random.nextInt(3); round > 0; round--) {
+				reAddRound(run, random);
+			}
+		});
+	}
+
+	/** The steps of one sequence, drawn from its own random source. */
+	@FunctionalInterface
+	private interface Sequence {
+
+		void steps(Run run, Random random) throws InterruptedException;
+
+	}
+
+	/** Runs {@link #SEQUENCES} sequences, each with a seed of its own, then drained. */
+	private static void runSequences(Backend backend, String title, Sequence sequence) throws InterruptedException {
 		Random seeds = new Random(Long.getLong("workqueue.differential.seed", System.nanoTime()));
-		for (int sequence = 0; sequence < SEQUENCES; sequence++) {
+		for (int count = 0; count < SEQUENCES; count++) {
 			long seed = seeds.nextLong();
 			Random random = new Random(seed);
-			try (Run run = new Run(backend, random, "re-adds while processing, seed " + seed)) {
-				for (int round = 1 + random.nextInt(3); round > 0; round--) {
-					reAddRound(run, random);
-				}
+			try (Run run = new Run(backend, random, title + ", seed " + seed)) {
+				sequence.steps(run, random);
 				run.drain();
 			}
 		}
