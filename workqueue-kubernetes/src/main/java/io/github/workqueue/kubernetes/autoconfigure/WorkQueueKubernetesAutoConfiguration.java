@@ -3,6 +3,7 @@ package io.github.workqueue.kubernetes.autoconfigure;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -15,6 +16,7 @@ import org.springframework.core.env.Environment;
 import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
 import io.github.workqueue.autoconfigure.WorkQueueProperties;
 import io.github.workqueue.autoconfigure.WorkQueueRegistry;
+import io.github.workqueue.kubernetes.KubernetesController;
 import io.github.workqueue.kubernetes.WorkQueueKubernetesProperties;
 import io.github.workqueue.kubernetes.internal.KubernetesInformers;
 import io.github.workqueue.spring.QueueWorkerRegistry;
@@ -41,9 +43,10 @@ public final class WorkQueueKubernetesAutoConfiguration {
 	@Bean
 	KubernetesInformers kubernetesInformers(KubernetesClient client, WorkQueueKubernetesProperties properties,
 			WorkQueueRegistry queues, QueueWorkerRegistry workers, WorkQueueProperties workQueueProperties,
-			Environment environment) {
+			ObjectProvider<KubernetesController<?>> controllers, Environment environment) {
 		return new KubernetesInformers(client, properties, queues::getOrCreateQueue, workers,
-				environment.getProperty("spring.application.name"), workQueueProperties.getShutdown().getTimeout());
+				environment.getProperty("spring.application.name"), workQueueProperties.getShutdown().getTimeout(),
+				controllers.orderedStream().toList());
 	}
 
 }

@@ -1,6 +1,7 @@
 package io.github.workqueue.kubernetes.internal;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -81,6 +83,9 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 
 	private final WatchOutages outages;
 
+	/** Which objects' events add their key; set before the informers start. */
+	private Predicate<? super T> filter = (object) -> true;
+
 	/**
 	 * Makes the informers, not started.
 	 * @param queueName the queue fed
@@ -134,6 +139,43 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 			informer.itemStore(new OwnerReferencesStore());
 			informer.exceptionHandler(this.outages);
 			informer.addEventHandler(new Owned<GenericKubernetesResource>());
+			this.owned.add(informer);
+		}
+	}
+
+	/**
+	 * Adds keys only for events whose object passes the filter. Before {@link #start}.
+	 * @param filter the filter
+	 */
+	public void filter(Predicate<? super T> filter) {
+		this.filter = filter;
+	}
+
+	/**
+	 * Adds indexers to the watched resource's caches, for {@link #byIndex}. Before
+	 * {@link #start}.
+	 * @param indexers the values each object is found by, by index name
+	 */
+	public void index(Map<String, Function<T, List<String>>> indexers) {
+		if (!indexers.isEmpty()) {
+			this.informers.values().forEach((informer) -> informer.addIndexers(indexers));
+		}
+	}
+
+	/**
+	 * Adds another resource, watched in the same namespaces: each change of one of its
+	 * objects adds the keys the function maps it to. Before {@link #start}.
+	 * @param operations the client operation for a namespace, or for all
+	 * @param keys the keys an object maps to
+	 */
+	public <O extends HasMetadata> void watches(
+			Function<@Nullable String, FilterWatchListDeletable<O, ?, ?>> operations,
+			Function<O, Collection<ObjectKey>> keys) {
+		for (@Nullable
+		String namespace : this.informers.keySet()) {
+			SharedIndexInformer<O> informer = operations.apply(namespace).runnableInformer(0);
+			informer.exceptionHandler(this.outages);
+			informer.addEventHandler(new Mapped<>(keys));
 			this.owned.add(informer);
 		}
 	}
@@ -285,8 +327,9 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 		this.lastEventMillis = System.currentTimeMillis();
 	}
 
-	private void enqueue(EventType type, ObjectKey key, boolean fromList) {
-		if (this.events.contains(type)) {
+	private void enqueue(EventType type, T object, boolean fromList) {
+		if (this.events.contains(type) && this.filter.test(object)) {
+			ObjectKey key = ObjectKey.of(object);
 			if (fromList) {
 				this.queue.add(key, AddOptions.priority(this.listPriority));
 			}
@@ -333,7 +376,7 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 			synchronized (InformerFeed.this.deleted) {
 				InformerFeed.this.deleted.remove(key);
 			}
-			enqueue(EventType.ADD, key, this.firstList);
+			enqueue(EventType.ADD, object, this.firstList);
 		}
 
 		@Override
@@ -344,7 +387,7 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 					&& sameGeneration(before, after)) {
 				return;
 			}
-			enqueue(EventType.UPDATE, ObjectKey.of(after), resync);
+			enqueue(EventType.UPDATE, after, resync);
 		}
 
 		/**
@@ -367,11 +410,46 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 					InformerFeed.this.deleted.remove(InformerFeed.this.deleted.keySet().iterator().next());
 				}
 			}
-			enqueue(EventType.DELETE, key, false);
+			enqueue(EventType.DELETE, object, false);
 		}
 
 		private boolean isResync(T before, T after) {
 			return Objects.equals(before.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion());
+		}
+
+	}
+
+	/**
+	 * A watched other resource's handler: every change adds the keys its object maps to.
+	 */
+	private final class Mapped<O extends HasMetadata> implements ResourceEventHandler<O> {
+
+		private final Function<O, Collection<ObjectKey>> keys;
+
+		Mapped(Function<O, Collection<ObjectKey>> keys) {
+			this.keys = keys;
+		}
+
+		@Override
+		public void onAdd(O object) {
+			add(object);
+		}
+
+		@Override
+		public void onUpdate(O before, O after) {
+			add(before);
+			add(after);
+		}
+
+		@Override
+		public void onDelete(O object, boolean finalStateUnknown) {
+			add(object);
+		}
+
+		private void add(O object) {
+			for (ObjectKey key : this.keys.apply(object)) {
+				InformerFeed.this.queue.add(key);
+			}
 		}
 
 	}

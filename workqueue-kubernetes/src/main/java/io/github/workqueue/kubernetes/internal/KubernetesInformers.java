@@ -29,6 +29,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.SmartLifecycle;
 
 import io.github.workqueue.core.RateLimitingQueue;
+import io.github.workqueue.kubernetes.KubernetesController;
 import io.github.workqueue.kubernetes.WorkQueueKubernetesProperties;
 import io.github.workqueue.kubernetes.WorkQueueKubernetesProperties.Informer;
 import io.github.workqueue.kubernetes.WorkQueueKubernetesProperties.Owned;
@@ -110,10 +111,11 @@ public final class KubernetesInformers implements SmartLifecycle {
 	 * @param workers the worker containers
 	 * @param applicationName the default Lease name
 	 * @param drainTimeout how long shutdown waits for the keys in flight
+	 * @param controllers what Java adds to the informers, by queue
 	 */
 	public KubernetesInformers(KubernetesClient client, WorkQueueKubernetesProperties properties,
 			Function<String, RateLimitingQueue<Object>> queues, QueueWorkerRegistry workers,
-			@Nullable String applicationName, Duration drainTimeout) {
+			@Nullable String applicationName, Duration drainTimeout, List<KubernetesController<?>> controllers) {
 		this.workers = workers;
 		this.properties = properties;
 		this.drainTimeout = drainTimeout;
@@ -126,6 +128,9 @@ public final class KubernetesInformers implements SmartLifecycle {
 		properties.getInformers()
 			.forEach((queueName, informer) -> this.feeds.put(queueName,
 					feed(client, queueName, informer, queues.apply(queueName))));
+		for (KubernetesController<?> controller : controllers) {
+			control(client, properties, controller);
+		}
 		this.feeds.keySet().forEach(workers::startPaused);
 		this.election = election.isEnabled() ? new LeaderElection(client, election, applicationName, new Listener())
 				: null;
@@ -201,6 +206,44 @@ public final class KubernetesInformers implements SmartLifecycle {
 			feed.owns((namespace) -> scoped(client.genericKubernetesResources(apiVersion, kind), namespace));
 		}
 		return feed;
+	}
+
+	/** Adds a controller bean's filter, indexers and watches to its queue's informers. */
+	private void control(KubernetesClient client, WorkQueueKubernetesProperties properties,
+			KubernetesController<?> controller) {
+		String path = "workqueue.kubernetes.informers." + controller.queueName();
+		Informer informer = properties.getInformers().get(controller.queueName());
+		if (informer == null) {
+			throw InvalidWorkQueueConfigurationException.forQueue(controller.queueName(),
+					"the bean " + controller + " adds to an informer that " + path + " does not declare",
+					"Declare the informer of queue '" + controller.queueName() + "' under "
+							+ "workqueue.kubernetes.informers, or name its queue in the bean.");
+		}
+		Class<? extends HasMetadata> type = (informer.getModelClass() != null) ? informer.getModelClass()
+				: GenericKubernetesResource.class;
+		if (!controller.resource().equals(type)) {
+			throw InvalidWorkQueueConfigurationException.forProperty(path + ".model-class", type.getName(),
+					"does not match the resource of the bean " + controller + ", " + controller.resource().getName(),
+					"Give the controller the informer's model class (GenericKubernetesResource with api-version and "
+							+ "kind).");
+		}
+		apply(client, this.feeds.get(controller.queueName()), controller);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <T extends HasMetadata> void apply(KubernetesClient client, InformerFeed<T> feed,
+			KubernetesController<?> checked) {
+		KubernetesController<T> controller = (KubernetesController<T>) checked;
+		feed.filter(controller::accepts);
+		feed.index(controller.indexers());
+		for (KubernetesController.Watch<?> watch : controller.watches()) {
+			watch(client, feed, watch);
+		}
+	}
+
+	private static <O extends HasMetadata> void watch(KubernetesClient client, InformerFeed<?> feed,
+			KubernetesController.Watch<O> watch) {
+		feed.watches((namespace) -> scoped(client.resources(watch.resource()), namespace), watch.keys());
 	}
 
 	private static <T extends HasMetadata> InformerFeed<T> typed(KubernetesClient client, String queueName,
