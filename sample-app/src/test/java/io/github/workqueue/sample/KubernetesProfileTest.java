@@ -1,9 +1,12 @@
 package io.github.workqueue.sample;
 
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
@@ -12,6 +15,7 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -26,7 +30,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * The sample's Kubernetes profile against fabric8's mock API server: a labelled ConfigMap
  * is reconciled into its status annotation, again when its data changes; one without the
- * label is left alone.
+ * label is left alone; a Shop (its CRD applied from {@code kubernetes/shop-crd.yaml})
+ * gets its finalizer, its status and an Event, and goes once its counters were closed.
  */
 @EnableKubernetesMockClient(crud = true)
 class KubernetesProfileTest {
@@ -34,6 +39,14 @@ class KubernetesProfileTest {
 	static KubernetesMockServer server;
 
 	static KubernetesClient client;
+
+	/** The Shop CRD of the sample, as a user applies it with kubectl. */
+	@BeforeAll
+	static void applyTheShopCrd() throws Exception {
+		try (InputStream crd = Files.newInputStream(Path.of("kubernetes/shop-crd.yaml"))) {
+			client.apiextensions().v1().customResourceDefinitions().load(crd).create();
+		}
+	}
 
 	@Test
 	void labelledConfigMapsShouldBeReconciledIntoTheirStatusAnnotation() throws Exception {
@@ -62,6 +75,23 @@ class KubernetesProfileTest {
 					.build(), HttpResponse.BodyHandlers.ofString());
 			assertThat(queue.body()).as("the informer in the endpoint")
 				.contains("\"informer\":{\"resource\":\"v1 ConfigMap\",\"synced\":true", "\"leading\":true");
+
+			Shop shop = new Shop();
+			shop.getMetadata().setName("corner");
+			shop.setSpec(new Shop.Spec());
+			shop.getSpec().setCounters(2);
+			client.resources(Shop.class).inNamespace("default").resource(shop).create();
+			await().atMost(Duration.ofSeconds(20)).until(() -> {
+				Shop current = client.resources(Shop.class).inNamespace("default").withName("corner").get();
+				return current.hasFinalizer(ShopReconciler.FINALIZER) && current.getStatus() != null
+						&& current.getStatus().getOpenCounters() == 2;
+			});
+			assertThat(client.events().v1().events().inNamespace("default").list().getItems())
+				.anySatisfy((event) -> assertThat(event.getReason()).isEqualTo("CountersOpened"));
+			client.resources(Shop.class).inNamespace("default").withName("corner").delete();
+			await().atMost(Duration.ofSeconds(20))
+				.alias("the counters closed, the finalizer lets the shop go")
+				.until(() -> client.resources(Shop.class).inNamespace("default").withName("corner").get() == null);
 		}
 	}
 
