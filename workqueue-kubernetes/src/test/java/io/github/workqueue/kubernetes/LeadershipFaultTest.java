@@ -111,6 +111,42 @@ class LeadershipFaultTest {
 	}
 
 	@Test
+	void threeReplicasWithReconcilesLongerThanTheDrainWindowShouldNeverOverlap() throws IOException {
+		FaultProxy toA = proxy();
+		FaultProxy toB = proxy();
+		FaultProxy toC = proxy();
+		startChanging(3);
+		String[] longReconciles = { "test.reconcile.min-millis=1000", "test.reconcile.max-millis=3000" };
+		replica("a", toA).withPropertyValues(longReconciles).run((a) -> {
+			await().atMost(Duration.ofSeconds(15)).until(() -> leading(a));
+			replica("b", toB).withPropertyValues(longReconciles)
+				.run((b) -> replica("c", toC).withPropertyValues(longReconciles).run((c) -> {
+					List<ApplicationContext> replicas = List.of(a, b, c);
+					List<FaultProxy> proxies = List.of(toA, toB, toC);
+					// Twice: the leader is cut off with keys of 1-3 s in flight, longer
+					// than
+					// the 0.75 s it has to end them: they are interrupted.
+					for (int round = 1; round <= 2; round++) {
+						await().atMost(Duration.ofSeconds(15))
+							.until(() -> replicas.stream().anyMatch((r) -> leading(r)));
+						int leader = replicas.indexOf(replicas.stream().filter((r) -> leading(r)).findFirst().get());
+						long since = System.nanoTime();
+						proxies.get(leader).mode(Mode.HOLD);
+						await().atMost(Duration.ofSeconds(20))
+							.alias("round " + round + ": another replica reconciles")
+							.until(() -> Ledger.entries()
+								.stream()
+								.anyMatch((entry) -> entry.start() > since
+										&& !entry.replica().equals(List.of("a", "b", "c").get(leader))));
+						proxies.get(leader).mode(Mode.PASS);
+					}
+				}));
+		});
+		this.changing.set(false);
+		assertThat(Ledger.overlaps()).as("reconciles of one key on two replicas at once").isEmpty();
+	}
+
+	@Test
 	void replicasStartingWhileTheApiServerIsUnreachableShouldNeverOverlap() throws IOException {
 		FaultProxy toA = proxy();
 		FaultProxy toB = proxy();
