@@ -101,6 +101,28 @@ class InformerRecoveryTest {
 	}
 
 	@Test
+	void failOnStartShouldFailStartupWhenTheInformersDoNotListInTime() {
+		server.expect()
+			.get()
+			.withPath("/api/v1/namespaces/never/configmaps?resourceVersion=0")
+			.andReturn(403, new StatusBuilder().withCode(403).withMessage("configmaps is forbidden").build())
+			.always();
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(WorkQueueAutoConfiguration.class, WorkQueueKubernetesAutoConfiguration.class))
+			.withBean(KubernetesClient.class, () -> server.createClient())
+			.withPropertyValues("workqueue.kubernetes.informers.never.api-version=v1",
+					"workqueue.kubernetes.informers.never.kind=ConfigMap",
+					"workqueue.kubernetes.informers.never.namespaces=never",
+					"workqueue.kubernetes.cache-sync-timeout=1s", "workqueue.kubernetes.fail-on-start=true")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining(
+						"did not list their objects within workqueue.kubernetes.cache-sync-timeout (PT1S)")
+				.hasMessageContaining("forbidden"));
+	}
+
+	@Test
 	void aListThatIsRefusedShouldKeepTheHealthDownWithItsCause() {
 		server.expect()
 			.get()

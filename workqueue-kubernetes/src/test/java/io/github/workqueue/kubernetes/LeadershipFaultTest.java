@@ -111,6 +111,33 @@ class LeadershipFaultTest {
 	}
 
 	@Test
+	void aLeaderShutDownAndRestartedShouldLeadAgainWithoutOverlap() throws IOException {
+		FaultProxy toA = proxy();
+		FaultProxy toB = proxy();
+		startChanging(3);
+		replica("a", toA).run((a) -> {
+			await().atMost(Duration.ofSeconds(15)).until(() -> leading(a));
+			// b takes over from a cut-off a, then shuts down with a key in flight.
+			replica("b", toB).run((b) -> {
+				toA.mode(Mode.HOLD);
+				await().atMost(Duration.ofSeconds(20)).until(() -> leading(b) && Ledger.running("b") > 0);
+				toA.mode(Mode.PASS);
+			});
+			await().atMost(Duration.ofSeconds(15)).until(() -> leading(a));
+			// b, restarted, stands by, and takes over when a is cut off again.
+			replica("b", toB).run((b) -> {
+				long since = System.nanoTime();
+				assertThat(leading(b)).isFalse();
+				toA.mode(Mode.HOLD);
+				await().atMost(Duration.ofSeconds(20)).until(() -> leading(b) && Ledger.countSince("b", since) > 0);
+				toA.mode(Mode.PASS);
+			});
+		});
+		this.changing.set(false);
+		assertThat(Ledger.overlaps()).as("reconciles of one key on two replicas at once").isEmpty();
+	}
+
+	@Test
 	void threeReplicasWithReconcilesLongerThanTheDrainWindowShouldNeverOverlap() throws IOException {
 		FaultProxy toA = proxy();
 		FaultProxy toB = proxy();
