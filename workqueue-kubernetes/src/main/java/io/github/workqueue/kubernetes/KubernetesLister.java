@@ -29,7 +29,9 @@ public interface KubernetesLister<T extends HasMetadata> {
 	/**
 	 * The last state of an object whose deletion the informer saw, while its key has no
 	 * object in the cache: what a controller cleans up after (client-go hands it to the
-	 * delete handler, tombstone or not). Kept for the most recent 10,000 deletions.
+	 * delete handler, tombstone or not). Kept until the key was processed with nothing
+	 * pending (no retry or requeue, no event meanwhile); at most the 10,000 newest, for
+	 * keys processed on another replica.
 	 * @param key the key
 	 * @return its last state, or empty
 	 */

@@ -3,6 +3,8 @@ package io.github.workqueue.kubernetes;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -14,6 +16,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -47,9 +50,13 @@ class InformerFeedRulesTest {
 	/** The keys each worker took, in order. */
 	static final List<ObjectKey> processed = new CopyOnWriteArrayList<>();
 
+	/** The keys whose deletion a worker processed, reading the deleted state. */
+	static final Set<ObjectKey> deletedSeen = ConcurrentHashMap.newKeySet();
+
 	@BeforeEach
 	void clear() {
 		processed.clear();
+		deletedSeen.clear();
 	}
 
 	private ApplicationContextRunner runner() {
@@ -160,6 +167,38 @@ class InformerFeedRulesTest {
 			});
 	}
 
+	@Test
+	void aDeletedObjectsStateShouldBeKeptUntilItsKeyWasProcessedWithNothingPending() {
+		int objects = Integer.getInteger("test.deletions", 300);
+		runner()
+			.withPropertyValues("workqueue.kubernetes.informers.configmaps.api-version=v1",
+					"workqueue.kubernetes.informers.configmaps.kind=ConfigMap",
+					"workqueue.kubernetes.informers.configmaps.namespaces=forget",
+					"workqueue.kubernetes.informers.configmaps.list-priority=0", "test.fail-once=forget/cm-0")
+			.run((context) -> {
+				InformerFeedTest.awaitWatching(context);
+				InformerFeed<?> feed = context.getBean(KubernetesInformers.class).feed("configmaps");
+				for (int i = 0; i < objects; i++) {
+					client.configMaps()
+						.inNamespace("forget")
+						.resource(new ConfigMapBuilder().withNewMetadata().withName("cm-" + i).endMetadata().build())
+						.create();
+				}
+				await().atMost(Duration.ofSeconds(60)).until(() -> processed.size() >= objects);
+				for (int i = 0; i < objects; i++) {
+					client.configMaps().inNamespace("forget").withName("cm-" + i).delete();
+				}
+				await().atMost(Duration.ofSeconds(60))
+					.alias("every deletion processed, the first after a failed attempt")
+					.until(() -> deletedSeen.size() == objects);
+				await().atMost(Duration.ofSeconds(10))
+					.alias("no deleted state kept once its key was processed")
+					.until(() -> feed.deletedKept() == 0);
+				System.out.println("deleted states: " + objects + " deletions processed, " + feed.deletedKept()
+						+ " states kept (before: every one, up to 10,000)");
+			});
+	}
+
 	private static long count(ObjectKey key) {
 		return processed.stream().filter(key::equals).count();
 	}
@@ -169,8 +208,10 @@ class InformerFeedRulesTest {
 
 		@Bean
 		Worker informerRulesWorker(
-				@org.springframework.beans.factory.annotation.Value("${test.work-millis:0}") long workMillis) {
-			return new Worker(workMillis);
+				@org.springframework.beans.factory.annotation.Value("${test.work-millis:0}") long workMillis,
+				@org.springframework.beans.factory.annotation.Value("${test.fail-once:}") String failOnce,
+				ObjectProvider<KubernetesLister<?>> listers) {
+			return new Worker(workMillis, listers.orderedStream().findFirst().orElseThrow(), failOnce);
 		}
 
 	}
@@ -179,13 +220,30 @@ class InformerFeedRulesTest {
 
 		private final long workMillis;
 
-		Worker(long workMillis) {
+		private final KubernetesLister<?> lister;
+
+		private final String failOnce;
+
+		private final Set<ObjectKey> failed = ConcurrentHashMap.newKeySet();
+
+		Worker(long workMillis, KubernetesLister<?> lister, String failOnce) {
 			this.workMillis = workMillis;
+			this.lister = lister;
+			this.failOnce = failOnce;
 		}
 
 		@QueueWorker("configmaps")
 		void configMap(ObjectKey key) throws InterruptedException {
 			processed.add(key);
+			if (this.lister.get(key).isEmpty()) {
+				if (this.lister.deleted(key).isEmpty()) {
+					throw new IllegalStateException("neither cached nor deleted: " + key);
+				}
+				if (key.toString().equals(this.failOnce) && this.failed.add(key)) {
+					throw new IllegalStateException("fails once, its deleted state must stay for the retry");
+				}
+				deletedSeen.add(key);
+			}
 			Thread.sleep(this.workMillis);
 		}
 

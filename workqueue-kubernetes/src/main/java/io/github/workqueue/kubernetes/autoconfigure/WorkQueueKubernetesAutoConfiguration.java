@@ -41,6 +41,11 @@ public final class WorkQueueKubernetesAutoConfiguration {
 	}
 
 	@Bean
+	DeletedStatesListener kubernetesDeletedStatesListener(ObjectProvider<KubernetesInformers> informers) {
+		return new DeletedStatesListener(informers);
+	}
+
+	@Bean
 	KubernetesInformers kubernetesInformers(KubernetesClient client, WorkQueueKubernetesProperties properties,
 			WorkQueueRegistry queues, QueueWorkerRegistry workers, WorkQueueProperties workQueueProperties,
 			ObjectProvider<KubernetesController<?>> controllers, Environment environment) {

@@ -39,14 +39,12 @@ import io.github.workqueue.kubernetes.WorkQueueKubernetesProperties.UpdateFilter
  *
  * <p>
  * <b>Concurrency.</b> Thread-safe. Event handlers run on the informers' threads; the
- * deleted states are guarded by their map's monitor; the counters are adders.
+ * deleted states are kept by {@link DeletedStates}, which is thread-safe; the counters
+ * are adders.
  *
  * @param <T> the type of the watched objects
  */
 public final class InformerFeed<T extends HasMetadata> implements KubernetesLister<T> {
-
-	/** The most deleted states kept. */
-	private static final int DELETED_KEPT = 10_000;
 
 	private final String queueName;
 
@@ -67,7 +65,7 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 
 	private final List<SharedIndexInformer<? extends HasMetadata>> owned = new ArrayList<>();
 
-	private final LinkedHashMap<ObjectKey, T> deleted = new LinkedHashMap<>();
+	private final DeletedStates<T> deleted = new DeletedStates<>();
 
 	private final Map<EventType, LongAdder> seen = new LinkedHashMap<>();
 
@@ -201,8 +199,32 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 
 	@Override
 	public Optional<T> deleted(ObjectKey key) {
-		synchronized (this.deleted) {
-			return Optional.ofNullable(this.deleted.get(key));
+		return this.deleted.get(key);
+	}
+
+	/** How many deleted objects' last states are kept now. */
+	public int deletedKept() {
+		return this.deleted.size();
+	}
+
+	/**
+	 * A worker of the queue starts processing an item.
+	 * @param item the item
+	 */
+	public void processingStarted(Object item) {
+		if (item instanceof ObjectKey key) {
+			this.deleted.started(key);
+		}
+	}
+
+	/**
+	 * A worker of the queue ended processing an item, before its {@code done}.
+	 * @param item the item
+	 * @param requeued whether the container added it again
+	 */
+	public void processingEnded(Object item, boolean requeued) {
+		if (item instanceof ObjectKey key) {
+			this.deleted.ended(key, requeued);
 		}
 	}
 
@@ -331,12 +353,19 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 		if (this.events.contains(type) && this.filter.test(object)) {
 			ObjectKey key = ObjectKey.of(object);
 			if (fromList) {
+				this.deleted.added(key);
 				this.queue.add(key, AddOptions.priority(this.listPriority));
 			}
 			else {
-				this.queue.add(key);
+				add(key);
 			}
 		}
+	}
+
+	/** Adds a key at the queue's default priority. */
+	private void add(ObjectKey key) {
+		this.deleted.added(key);
+		this.queue.add(key);
 	}
 
 	private static String groupOf(String apiVersion) {
@@ -373,9 +402,7 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 		public void onAdd(T object) {
 			seen(EventType.ADD);
 			ObjectKey key = ObjectKey.of(object);
-			synchronized (InformerFeed.this.deleted) {
-				InformerFeed.this.deleted.remove(key);
-			}
+			InformerFeed.this.deleted.recreated(key);
 			enqueue(EventType.ADD, object, this.firstList);
 		}
 
@@ -403,13 +430,7 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 		public void onDelete(T object, boolean finalStateUnknown) {
 			seen(EventType.DELETE);
 			ObjectKey key = ObjectKey.of(object);
-			synchronized (InformerFeed.this.deleted) {
-				InformerFeed.this.deleted.remove(key);
-				InformerFeed.this.deleted.put(key, object);
-				if (InformerFeed.this.deleted.size() > DELETED_KEPT) {
-					InformerFeed.this.deleted.remove(InformerFeed.this.deleted.keySet().iterator().next());
-				}
-			}
+			InformerFeed.this.deleted.deleted(key, object);
 			enqueue(EventType.DELETE, object, false);
 		}
 
@@ -448,7 +469,7 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 
 		private void add(O object) {
 			for (ObjectKey key : this.keys.apply(object)) {
-				InformerFeed.this.queue.add(key);
+				InformerFeed.this.add(key);
 			}
 		}
 
@@ -478,7 +499,7 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 				if (Boolean.TRUE.equals(owner.getController()) && InformerFeed.this.kind.equals(owner.getKind())
 						&& InformerFeed.this.group.equals(groupOf(owner.getApiVersion()))) {
 					String namespace = InformerFeed.this.namespaced ? object.getMetadata().getNamespace() : null;
-					InformerFeed.this.queue.add(new ObjectKey(namespace, owner.getName()));
+					InformerFeed.this.add(new ObjectKey(namespace, owner.getName()));
 				}
 			}
 		}

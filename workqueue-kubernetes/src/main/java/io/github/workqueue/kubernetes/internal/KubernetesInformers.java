@@ -284,6 +284,11 @@ public final class KubernetesInformers implements SmartLifecycle {
 		return Objects.requireNonNull(this.feeds.get(queueName), () -> "No informer feeds queue '" + queueName + "'");
 	}
 
+	/** The informer source of a queue, or {@code null} if no informer feeds it. */
+	public @Nullable InformerFeed<? extends HasMetadata> feedOrNull(String queueName) {
+		return this.feeds.get(queueName);
+	}
+
 	public Collection<InformerFeed<? extends HasMetadata>> feeds() {
 		return this.feeds.values();
 	}

@@ -71,6 +71,8 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	private final WorkObserver observer;
 
+	private final ItemListeners listeners;
+
 	private final PauseGate gate = new PauseGate();
 
 	private volatile boolean running;
@@ -94,8 +96,9 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	DefaultQueueWorkerContainer(RateLimitingQueue<Object> queue, QueueWorkerMethod method, WorkerPolicy policy,
 			int workers, Clock clock, ThreadFactory threadFactory, ApplicationEventPublisher events,
-			WorkObserver observer) {
+			WorkObserver observer, ItemListeners listeners) {
 		this.queue = queue;
+		this.listeners = listeners;
 		this.method = method;
 		this.workers = workers;
 		this.clock = clock;
@@ -244,11 +247,14 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 			return;
 		}
 		WorkResult result;
+		boolean[] started = { false };
 		try {
 			result = this.observer.observe(queueName(), item, () -> {
 				if (!this.handOver.begin(slot, item)) {
 					throw AbandonedAtShutdown.INSTANCE;
 				}
+				started[0] = true;
+				this.listeners.started(queueName(), item);
 				return this.method.invoke(item, () -> context(item, priority));
 			});
 			if (Thread.interrupted() && !this.handOver.abandonedAtShutdown()) {
@@ -265,12 +271,20 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 			if (this.handOver.abandonedAtShutdown() && interrupted) {
 				logger.info("Queue '" + queueName() + "': the method processing item '" + item
 						+ "' ended on the shutdown's interrupt; the item is named in the shutdown report");
+				ended(started[0], item, false);
 				return;
 			}
-			this.outcomes.failed(item, failure);
+			ended(started[0], item, this.outcomes.failed(item, failure));
 			return;
 		}
-		this.outcomes.returned(item, result);
+		ended(true, item, this.outcomes.returned(item, result));
+	}
+
+	/** Tells the listeners that a processing they heard start ended, before its done. */
+	private void ended(boolean started, Object item, boolean requeued) {
+		if (started) {
+			this.listeners.ended(queueName(), item, requeued);
+		}
 	}
 
 	/**

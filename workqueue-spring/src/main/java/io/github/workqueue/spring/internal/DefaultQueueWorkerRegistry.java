@@ -22,6 +22,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.core.task.VirtualThreadTaskExecutor;
 
 import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
+import io.github.workqueue.spring.ItemProcessingListener;
 import io.github.workqueue.spring.QueueResolver;
 import io.github.workqueue.spring.QueueWorkerContainer;
 import io.github.workqueue.spring.QueueWorkerOptions;
@@ -63,6 +64,8 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 
 	private final Map<String, QueueWorkerEndpoint> endpoints = new TreeMap<>();
 
+	private final ItemListeners listeners;
+
 	/** The queues whose containers start paused. */
 	private final Set<String> startPaused = new HashSet<>();
 
@@ -78,7 +81,8 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 	private @Nullable Thread keepAlive;
 
 	public DefaultQueueWorkerRegistry(QueueResolver queues, Clock clock, ApplicationEventPublisher events,
-			QueueWorkerOptions options, @Nullable WorkObserver observer) {
+			QueueWorkerOptions options, @Nullable WorkObserver observer, List<ItemProcessingListener> listeners) {
+		this.listeners = new ItemListeners(listeners);
 		this.queues = queues;
 		this.clock = clock;
 		this.events = events;
@@ -145,7 +149,7 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 		notRetryable.addAll(endpoint.notRetryable());
 		return new DefaultQueueWorkerContainer(this.queues.queue(name), endpoint.method(),
 				new WorkerPolicy(settings.maxRetries(), List.copyOf(notRetryable)), workers, this.clock,
-				threadFactory(name), this.events, this.observer);
+				threadFactory(name), this.events, this.observer, this.listeners);
 	}
 
 	private ThreadFactory threadFactory(String queueName) {

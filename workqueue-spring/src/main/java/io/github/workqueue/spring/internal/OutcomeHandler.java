@@ -81,12 +81,16 @@ final class OutcomeHandler {
 	 * limiter's memory, so that its backoff grows, and the other results forget it. A
 	 * requeue happens before {@code done}, while the item is processing: it keeps its
 	 * priority unless the result names a higher one.
+	 * @return whether the item was added again (a requeue)
 	 */
-	void returned(Object item, WorkResult result) {
+	boolean returned(Object item, WorkResult result) {
 		this.succeeded.increment();
 		Integer requeuePriority = result.priority();
 		switch (result.kind()) {
-			case DONE -> this.failures.clearFailedAttempts(item, true);
+			case DONE -> {
+				this.failures.clearFailedAttempts(item, true);
+				return false;
+			}
 			case REQUEUE -> {
 				this.failures.clearFailedAttempts(item, false);
 				if (requeuePriority != null) {
@@ -95,6 +99,7 @@ final class OutcomeHandler {
 				else {
 					this.queue.addRateLimited(item);
 				}
+				return true;
 			}
 			case REQUEUE_AFTER -> {
 				this.failures.clearFailedAttempts(item, true);
@@ -104,25 +109,31 @@ final class OutcomeHandler {
 				else {
 					this.queue.addAfter(item, result.delay());
 				}
+				return true;
 			}
 		}
+		return false;
 	}
 
-	/** The method threw: retried through the rate limiter, or given up. */
-	void failed(Object item, Throwable failure) {
+	/**
+	 * The method threw: retried through the rate limiter, or given up.
+	 * @return whether the item was added again (retried)
+	 */
+	boolean failed(Object item, Throwable failure) {
 		int attempt = this.failures.recordFailedAttempt(item);
 		if (this.policy.isNotRetryable(failure)) {
 			giveUp(item, GiveUpReason.NOT_RETRYABLE, attempt, failure);
+			return false;
 		}
-		else if (this.policy.retriesExhausted(attempt - 1)) {
+		if (this.policy.retriesExhausted(attempt - 1)) {
 			giveUp(item, GiveUpReason.MAX_RETRIES, attempt, failure);
+			return false;
 		}
-		else {
-			this.retried.increment();
-			Duration delay = this.queue.addRateLimited(item);
-			logger.warn("Queue '" + this.queue.name() + "': item '" + item + "' failed (attempt " + attempt
-					+ this.policy.ofMaxAttempts() + "), retrying in " + delay, failure);
-		}
+		this.retried.increment();
+		Duration delay = this.queue.addRateLimited(item);
+		logger.warn("Queue '" + this.queue.name() + "': item '" + item + "' failed (attempt " + attempt
+				+ this.policy.ofMaxAttempts() + "), retrying in " + delay, failure);
+		return true;
 	}
 
 	/** The method cannot take the item: given up at once. */

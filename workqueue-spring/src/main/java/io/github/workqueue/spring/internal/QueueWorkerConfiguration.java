@@ -10,6 +10,7 @@ import org.springframework.context.annotation.Role;
 
 import io.github.workqueue.core.Clock;
 import io.github.workqueue.spring.EnableQueueWorkers;
+import io.github.workqueue.spring.ItemProcessingListener;
 import io.github.workqueue.spring.QueueResolver;
 import io.github.workqueue.spring.QueueWorkerOptions;
 
@@ -30,10 +31,11 @@ public class QueueWorkerConfiguration {
 	@Bean
 	DefaultQueueWorkerRegistry queueWorkerRegistry(ObjectProvider<QueueResolver> resolver,
 			ListableBeanFactory beanFactory, ObjectProvider<Clock> clock, ApplicationEventPublisher events,
-			ObjectProvider<QueueWorkerOptions> options, ObjectProvider<WorkObserver> observer) {
+			ObjectProvider<QueueWorkerOptions> options, ObjectProvider<WorkObserver> observer,
+			ObjectProvider<ItemProcessingListener> listeners) {
 		return new DefaultQueueWorkerRegistry(resolver.getIfAvailable(() -> new BeanQueueResolver(beanFactory)),
 				clock.getIfAvailable(Clock::system), events, options.getIfAvailable(() -> QueueWorkerOptions.DEFAULTS),
-				observer.getIfUnique());
+				observer.getIfUnique(), listeners.orderedStream().toList());
 	}
 
 }

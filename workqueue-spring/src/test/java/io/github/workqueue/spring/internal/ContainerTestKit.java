@@ -50,6 +50,9 @@ final class ContainerTestKit {
 	volatile Consumer<Object> onEvent = (event) -> {
 	};
 
+	/** What the containers started next tell of each processing. */
+	ItemListeners listeners = ItemListeners.NONE;
+
 	/** Every worker thread the containers started, replacements included. */
 	final List<Thread> threads = new CopyOnWriteArrayList<>();
 
@@ -93,7 +96,7 @@ final class ContainerTestKit {
 			@Nullable Integer maxRetries) {
 		DefaultQueueWorkerContainer container = new DefaultQueueWorkerContainer(queue, workerMethod(bean),
 				new WorkerPolicy(maxRetries, List.of()), workers, Clock.system(), threadFactory(queue.name()),
-				this::published, WorkObserver.NONE);
+				this::published, WorkObserver.NONE, this.listeners);
 		this.containers.add(container);
 		container.start();
 		return container;

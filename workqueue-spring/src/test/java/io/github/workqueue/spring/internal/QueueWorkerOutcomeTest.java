@@ -1,7 +1,9 @@
 package io.github.workqueue.spring.internal;
 
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -12,6 +14,7 @@ import io.github.workqueue.core.DeadLetter;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.spring.GiveUpReason;
 import io.github.workqueue.spring.ItemGivenUpEvent;
+import io.github.workqueue.spring.ItemProcessingListener;
 import io.github.workqueue.spring.WorkResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,6 +55,44 @@ class QueueWorkerOutcomeTest extends OnBothBackends {
 			.containsExactly(org.assertj.core.groups.Tuple.tuple("x", 3));
 		assertThat(container.deadLetters().deadLetters().get(0).lastError()).contains("boom x");
 		assertThat(queue.numRequeues("x")).as("the limiter forgot it").isZero();
+	}
+
+	@Test
+	void listenersShouldHearEachProcessingAndWhetherTheContainerAddedTheItemAgain() {
+		List<String> heard = new CopyOnWriteArrayList<>();
+		kit().listeners = new ItemListeners(List.of(new ItemProcessingListener() {
+			@Override
+			public void started(String queueName, Object item) {
+				heard.add("started " + item);
+			}
+
+			@Override
+			public void ended(String queueName, Object item, boolean requeued) {
+				heard.add("ended " + item + (requeued ? " requeued" : ""));
+			}
+		}, new ItemProcessingListener() {
+			@Override
+			public void started(String queueName, Object item) {
+				throw new IllegalStateException("a listener that fails must not fail the worker");
+			}
+		}));
+		RateLimitingQueue<Object> queue = kit().queue("listeners");
+		AtomicInteger calls = new AtomicInteger();
+		kit().start(queue, new Object() {
+			@SuppressWarnings("unused")
+			void handle(String item) {
+				if (item.equals("fails-once") && calls.incrementAndGet() == 1) {
+					throw new IllegalStateException("once");
+				}
+			}
+		}, 1, null);
+		queue.add("plain");
+		await().until(() -> heard.contains("ended plain"));
+		queue.add("fails-once");
+		await().until(() -> heard.contains("ended fails-once"));
+		assertThat(heard).containsSubsequence("started fails-once", "ended fails-once requeued", "started fails-once",
+				"ended fails-once");
+		assertThat(heard).containsSubsequence("started plain", "ended plain");
 	}
 
 	@Test
