@@ -61,16 +61,9 @@ class InformerRecoveryTest {
 			.done()
 			.once();
 		Ledger.clear();
-		new ApplicationContextRunner()
-			.withConfiguration(
-					AutoConfigurations.of(WorkQueueAutoConfiguration.class, WorkQueueKubernetesAutoConfiguration.class))
-			.withBean(KubernetesClient.class, () -> server.createClient())
-			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+		informer("configmaps", "recovery").withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			.withUserConfiguration(LedgerWorker.class)
-			.withPropertyValues("workqueue.kubernetes.informers.configmaps.api-version=v1",
-					"workqueue.kubernetes.informers.configmaps.kind=ConfigMap",
-					"workqueue.kubernetes.informers.configmaps.namespaces=recovery", "test.reconcile.min-millis=1",
-					"test.reconcile.max-millis=2")
+			.withPropertyValues("test.reconcile.min-millis=1", "test.reconcile.max-millis=2")
 			.run((context) -> {
 				InformerFeed<?> feed = context.getBean(KubernetesInformers.class).feed("configmaps");
 				HealthIndicator health = context.getBean("kubernetesInformersHealthIndicator", HealthIndicator.class);
@@ -107,14 +100,8 @@ class InformerRecoveryTest {
 			.withPath("/api/v1/namespaces/never/configmaps?resourceVersion=0")
 			.andReturn(403, new StatusBuilder().withCode(403).withMessage("configmaps is forbidden").build())
 			.always();
-		new ApplicationContextRunner()
-			.withConfiguration(
-					AutoConfigurations.of(WorkQueueAutoConfiguration.class, WorkQueueKubernetesAutoConfiguration.class))
-			.withBean(KubernetesClient.class, () -> server.createClient())
-			.withPropertyValues("workqueue.kubernetes.informers.never.api-version=v1",
-					"workqueue.kubernetes.informers.never.kind=ConfigMap",
-					"workqueue.kubernetes.informers.never.namespaces=never",
-					"workqueue.kubernetes.cache-sync-timeout=1s", "workqueue.kubernetes.fail-on-start=true")
+		informer("never", "never")
+			.withPropertyValues("workqueue.kubernetes.cache-sync-timeout=1s", "workqueue.kubernetes.fail-on-start=true")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.hasMessageContaining(
@@ -129,14 +116,7 @@ class InformerRecoveryTest {
 			.withPath("/api/v1/namespaces/refused/configmaps?resourceVersion=0")
 			.andReturn(403, new StatusBuilder().withCode(403).withMessage("configmaps is forbidden").build())
 			.always();
-		new ApplicationContextRunner()
-			.withConfiguration(
-					AutoConfigurations.of(WorkQueueAutoConfiguration.class, WorkQueueKubernetesAutoConfiguration.class))
-			.withBean(KubernetesClient.class, () -> server.createClient())
-			.withPropertyValues("workqueue.kubernetes.informers.refused.api-version=v1",
-					"workqueue.kubernetes.informers.refused.kind=ConfigMap",
-					"workqueue.kubernetes.informers.refused.namespaces=refused",
-					"workqueue.kubernetes.cache-sync-timeout=1s")
+		informer("refused", "refused").withPropertyValues("workqueue.kubernetes.cache-sync-timeout=1s")
 			.run((context) -> {
 				HealthIndicator health = context.getBean("kubernetesInformersHealthIndicator", HealthIndicator.class);
 				await().atMost(Duration.ofSeconds(10))
@@ -146,6 +126,17 @@ class InformerRecoveryTest {
 				assertThat(String.valueOf(health.health(true).getDetails().get("problems"))).contains("forbidden: ")
 					.contains("grant the service account list and watch on v1 ConfigMap");
 			});
+	}
+
+	/** An application whose queue is fed by an informer of the namespace's ConfigMaps. */
+	private static ApplicationContextRunner informer(String queue, String namespace) {
+		String informer = "workqueue.kubernetes.informers." + queue;
+		return new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(WorkQueueAutoConfiguration.class, WorkQueueKubernetesAutoConfiguration.class))
+			.withBean(KubernetesClient.class, () -> server.createClient())
+			.withPropertyValues(informer + ".api-version=v1", informer + ".kind=ConfigMap",
+					informer + ".namespaces=" + namespace);
 	}
 
 }

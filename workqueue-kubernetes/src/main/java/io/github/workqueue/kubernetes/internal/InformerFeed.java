@@ -136,7 +136,7 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 			SharedIndexInformer<GenericKubernetesResource> informer = operations.apply(namespace).runnableInformer(0);
 			informer.itemStore(new OwnerReferencesStore());
 			informer.exceptionHandler(this.outages);
-			informer.addEventHandler(new Owned<GenericKubernetesResource>());
+			informer.addEventHandler(new Mapped<GenericKubernetesResource>(this::ownerKeys));
 			this.owned.add(informer);
 		}
 	}
@@ -441,7 +441,8 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 	}
 
 	/**
-	 * A watched other resource's handler: every change adds the keys its object maps to.
+	 * An owned or otherwise watched resource's handler: every change (create, update:
+	 * both states, delete) adds the keys its object maps to.
 	 */
 	private final class Mapped<O extends HasMetadata> implements ResourceEventHandler<O> {
 
@@ -475,35 +476,20 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 
 	}
 
-	/** A secondary resource's handler: every change adds its controlling owner's key. */
-	private final class Owned<O extends HasMetadata> implements ResourceEventHandler<O> {
-
-		@Override
-		public void onAdd(O object) {
-			owners(object);
-		}
-
-		@Override
-		public void onUpdate(O before, O after) {
-			owners(before);
-			owners(after);
-		}
-
-		@Override
-		public void onDelete(O object, boolean finalStateUnknown) {
-			owners(object);
-		}
-
-		private void owners(O object) {
-			for (OwnerReference owner : object.getMetadata().getOwnerReferences()) {
-				if (Boolean.TRUE.equals(owner.getController()) && InformerFeed.this.kind.equals(owner.getKind())
-						&& InformerFeed.this.group.equals(groupOf(owner.getApiVersion()))) {
-					String namespace = InformerFeed.this.namespaced ? object.getMetadata().getNamespace() : null;
-					InformerFeed.this.add(new ObjectKey(namespace, owner.getName()));
-				}
+	/**
+	 * The keys of an owned object's controlling owner of the watched kind and group: the
+	 * owned object's namespace with the owner's name (the name alone for a cluster-scoped
+	 * kind).
+	 */
+	private Collection<ObjectKey> ownerKeys(HasMetadata object) {
+		List<ObjectKey> keys = new ArrayList<>(1);
+		for (OwnerReference owner : object.getMetadata().getOwnerReferences()) {
+			if (Boolean.TRUE.equals(owner.getController()) && this.kind.equals(owner.getKind())
+					&& this.group.equals(groupOf(owner.getApiVersion()))) {
+				keys.add(new ObjectKey(this.namespaced ? object.getMetadata().getNamespace() : null, owner.getName()));
 			}
 		}
-
+		return keys;
 	}
 
 }
