@@ -87,9 +87,7 @@ class CustomResourceControllerTest {
 				assertThat(
 						client.resources(Shop.class).inNamespace("mall").withName("corner").get().getSpec().getSize())
 					.isEqualTo(5);
-				// A status patch from a stale copy (an older spec and resource version)
-				// neither
-				// conflicts nor undoes the spec.
+				// A stale copy's status patch: no conflict, and the newer spec stays.
 				Shop stale = client.getKubernetesSerialization().clone(shop);
 				stale.getMetadata().setNamespace("mall");
 				stale.getMetadata().setResourceVersion("1");

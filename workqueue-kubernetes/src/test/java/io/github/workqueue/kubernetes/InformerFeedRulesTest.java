@@ -142,9 +142,8 @@ class InformerFeedRulesTest {
 					"workqueue.kubernetes.informers.configmaps.namespaces=bulk", "test.work-millis=2")
 			.run((context) -> {
 				await().atMost(Duration.ofSeconds(20)).until(() -> processed.size() > 10);
-				// The change reaches the queue while the worker is held, so that where it
-				// goes
-				// does not depend on how fast the event comes.
+				// The worker is held while the change arrives: where it goes is then
+				// timing-free.
 				QueueWorkerContainer container = context.getBean(QueueWorkerRegistry.class).getContainer("configmaps");
 				container.pause();
 				assertThat(container.awaitIdle(Duration.ofSeconds(10))).isTrue();

@@ -150,9 +150,8 @@ class LeadershipFaultTest {
 				.run((b) -> replica("c", toC).withPropertyValues(longReconciles).run((c) -> {
 					List<ApplicationContext> replicas = List.of(a, b, c);
 					List<FaultProxy> proxies = List.of(toA, toB, toC);
-					// Twice: the leader is cut off with keys of 1-3 s in flight, longer
-					// than
-					// the 0.75 s it has to end them: they are interrupted.
+					// Twice: the leader is cut off with keys of 1-3 s in flight; they get
+					// interrupted.
 					for (int round = 1; round <= 2; round++) {
 						await().atMost(Duration.ofSeconds(15))
 							.until(() -> replicas.stream().anyMatch((r) -> leading(r)));

@@ -188,8 +188,7 @@ final class LeaderElection {
 			this.round = next;
 		}
 		try {
-			// Under the monitor, so that a callback of the elector's (which takes it)
-			// finds
+			// Under the monitor: a callback of the elector's takes it, and then finds
 			// the round's future set.
 			synchronized (this) {
 				next.future = next.elector.start();
@@ -236,11 +235,17 @@ final class LeaderElection {
 			elected.leading = true;
 		}
 		logger.info("Leading: acquired the Lease " + lease() + " as " + this.identity);
-		this.thread.execute(() -> {
-			if (stillLeading(elected)) {
-				this.listener.elected();
-			}
-		});
+		try {
+			this.thread.execute(() -> {
+				if (stillLeading(elected)) {
+					this.listener.elected();
+				}
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			// Stopped meanwhile: the listener hears nothing more.
+			return;
+		}
 		watch(elected);
 	}
 
@@ -250,8 +255,7 @@ final class LeaderElection {
 	private void watch(Round watched) {
 		long last = watched.lock.lastRenewalNanos();
 		if (last == RenewalTrackingLock.NEVER) {
-			// Elected without an accepted write of this round's: nothing bounds the
-			// Lease.
+			// Elected without an accepted write of this round's: nothing bounds it.
 			deposed(watched, "no renewal of this round was accepted");
 			return;
 		}
