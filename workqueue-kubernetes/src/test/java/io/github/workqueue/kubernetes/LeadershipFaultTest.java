@@ -33,6 +33,7 @@ import io.github.workqueue.autoconfigure.WorkQueueRegistry;
 import io.github.workqueue.kubernetes.FaultProxy.Mode;
 import io.github.workqueue.kubernetes.autoconfigure.WorkQueueKubernetesAutoConfiguration;
 import io.github.workqueue.kubernetes.internal.KubernetesInformers;
+import io.github.workqueue.spring.QueueWorkerRegistry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -215,6 +216,9 @@ class LeadershipFaultTest {
 				context.getBean(WorkQueueRegistry.class)
 					.getOrCreateQueue("configmaps")
 					.add(new ObjectKey("gate", "owner"));
+				// An operator's resume does not start the workers before the cache
+				// listed.
+				context.getBean(QueueWorkerRegistry.class).getContainer("configmaps").resume();
 				await().pollDelay(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> true);
 				assertThat(informers.feed("configmaps").hasSynced()).isFalse();
 				assertThat(Ledger.entries()).as("keys taken before the cache listed").isEmpty();

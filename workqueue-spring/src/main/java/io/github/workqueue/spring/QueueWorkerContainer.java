@@ -91,6 +91,29 @@ public interface QueueWorkerContainer {
 	void pause();
 
 	/**
+	 * Keeps the workers from taking items for a reason, as {@link #pause()} does, until
+	 * {@link #release(String)} of the same reason: a {@link #resume()} does not undo it.
+	 * For whoever decides when a queue's workers may run (a leader election, a cache that
+	 * must be complete first), so that an operator's resume cannot start them early.
+	 * Idempotent per reason.
+	 * @param reason why, as its holder names it
+	 */
+	void hold(String reason);
+
+	/**
+	 * Ends a {@link #hold(String)}: the workers take items again once nothing else holds
+	 * them and they are not paused. Idempotent.
+	 * @param reason the reason given to {@code hold}
+	 */
+	void release(String reason);
+
+	/**
+	 * Tells whether something holds the workers ({@link #hold(String)}).
+	 * @return true if held for any reason
+	 */
+	boolean isHeld();
+
+	/**
 	 * Waits until no worker method call runs: after {@link #pause()}, until the items in
 	 * flight are done.
 	 * @param timeout how long to wait at most
@@ -112,8 +135,8 @@ public interface QueueWorkerContainer {
 	void resume();
 
 	/**
-	 * Tells whether the workers are paused.
-	 * @return true if paused
+	 * Tells whether the workers take no items now: paused, or held.
+	 * @return true if paused or held
 	 */
 	boolean isPaused();
 

@@ -24,12 +24,14 @@ public interface QueueWorkerRegistry {
 	@Nullable QueueWorkerContainer getContainer(String queueName);
 
 	/**
-	 * Has the container of a queue start paused: its workers take nothing until
-	 * {@link QueueWorkerContainer#resume()}. For whoever decides when a queue's workers
-	 * may run (a leader election, a cache that must be complete first).
+	 * Has the container of a queue start held: its workers take nothing until
+	 * {@link QueueWorkerContainer#release(String)} of the same reason. For whoever
+	 * decides when a queue's workers may run (a leader election, a cache that must be
+	 * complete first).
 	 * @param queueName the queue's name
+	 * @param reason why, as {@link QueueWorkerContainer#hold(String)} takes it
 	 * @throws IllegalStateException if the containers were started already
 	 */
-	void startPaused(String queueName);
+	void startHeld(String queueName, String reason);
 
 }

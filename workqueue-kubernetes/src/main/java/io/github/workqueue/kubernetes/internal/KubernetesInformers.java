@@ -40,7 +40,7 @@ import io.github.workqueue.spring.internal.DefaultQueueWorkerRegistry;
 
 /**
  * The informers of every configured queue, and when their queues' workers may take keys:
- * a queue's container starts paused and runs only while every informer that feeds it (the
+ * a queue's container starts held and runs only while every informer that feeds it (the
  * watched resource's and the owned ones') has listed its objects once, and, with leader
  * election, while this replica leads. The informers run on every replica, so that a
  * standby's cache and queue are warm when it takes over.
@@ -62,6 +62,12 @@ import io.github.workqueue.spring.internal.DefaultQueueWorkerRegistry;
 public final class KubernetesInformers implements SmartLifecycle {
 
 	private static final Log logger = LogFactory.getLog(KubernetesInformers.class);
+
+	/**
+	 * Why this holds an informer-fed queue's workers: the replica does not lead, or the
+	 * queue's informers have not listed yet.
+	 */
+	static final String HOLD = "kubernetes: not leading, or the informers have not listed";
 
 	/** How often the informers' sync and watches are checked. */
 	static final long TICK_MILLIS = 100;
@@ -89,9 +95,6 @@ public final class KubernetesInformers implements SmartLifecycle {
 	 */
 	private long leadership;
 
-	/** The queues whose workers the gates opened; guarded by this. */
-	private final Set<String> opened = new HashSet<>();
-
 	/**
 	 * Queues whose informers did not list within the timeout, logged once; guarded by
 	 * this.
@@ -104,7 +107,7 @@ public final class KubernetesInformers implements SmartLifecycle {
 
 	/**
 	 * Makes the informers, not started, and has the informer-fed queues' workers start
-	 * paused.
+	 * held.
 	 * @param client the client
 	 * @param properties the configuration
 	 * @param queues the queue of each name
@@ -131,7 +134,7 @@ public final class KubernetesInformers implements SmartLifecycle {
 		for (KubernetesController<?> controller : controllers) {
 			control(client, properties, controller);
 		}
-		this.feeds.keySet().forEach(workers::startPaused);
+		this.feeds.keySet().forEach((queueName) -> workers.startHeld(queueName, HOLD));
 		this.election = election.isEnabled() ? new LeaderElection(client, election, applicationName, new Listener())
 				: null;
 	}
@@ -406,8 +409,9 @@ public final class KubernetesInformers implements SmartLifecycle {
 	}
 
 	/**
-	 * Opens the workers of each queue whose informers have listed while this replica may
-	 * work, and keeps every other queue's paused (also against a resume from elsewhere).
+	 * Releases the workers of each queue whose informers have listed while this replica
+	 * may work, and holds every other queue's: a hold that an operator's resume does not
+	 * undo.
 	 */
 	private synchronized void updateGates() {
 		boolean mayWork = this.running && (this.election == null || this.leading);
@@ -417,15 +421,10 @@ public final class KubernetesInformers implements SmartLifecycle {
 				continue;
 			}
 			if (mayWork && feed.hasSynced()) {
-				if (this.opened.add(feed.queueName())) {
-					container.resume();
-				}
+				container.release(HOLD);
 			}
-			else {
-				this.opened.remove(feed.queueName());
-				if (!container.isPaused()) {
-					container.pause();
-				}
+			else if (!container.isHeld()) {
+				container.hold(HOLD);
 			}
 		}
 	}

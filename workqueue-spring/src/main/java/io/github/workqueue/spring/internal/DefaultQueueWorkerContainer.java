@@ -364,6 +364,27 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	@Override
 	public void pause() {
 		this.gate.pause();
+		stopTaking();
+	}
+
+	@Override
+	public void hold(String reason) {
+		this.gate.hold(reason);
+		stopTaking();
+	}
+
+	@Override
+	public void release(String reason) {
+		this.gate.release(reason);
+	}
+
+	@Override
+	public boolean isHeld() {
+		return this.gate.isHeld();
+	}
+
+	/** After the gate closed: takes in progress end, items leased ahead go back. */
+	private void stopTaking() {
 		// A worker blocked in get would take the next item: interrupt the wait.
 		this.slots.interruptTakes();
 		// Items leased ahead of the workers go back, for other instances to take.

@@ -2,11 +2,10 @@ package io.github.workqueue.spring.internal;
 
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadFactory;
@@ -66,8 +65,8 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 
 	private final ItemListeners listeners;
 
-	/** The queues whose containers start paused. */
-	private final Set<String> startPaused = new HashSet<>();
+	/** The queues whose containers start held, with the reasons; guarded by this. */
+	private final Map<String, Set<String>> startHeld = new HashMap<>();
 
 	/** Sorted by queue name; replaced whole, never changed. */
 	private volatile Map<String, DefaultQueueWorkerContainer> containers = Map.of();
@@ -113,10 +112,12 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 		for (QueueWorkerEndpoint endpoint : this.endpoints.values()) {
 			created.computeIfAbsent(endpoint.queueName(), (name) -> createContainer(endpoint));
 		}
-		this.startPaused.stream()
-			.map(created::get)
-			.filter(Objects::nonNull)
-			.forEach(DefaultQueueWorkerContainer::pause);
+		this.startHeld.forEach((queueName, reasons) -> {
+			DefaultQueueWorkerContainer container = created.get(queueName);
+			if (container != null) {
+				reasons.forEach(container::hold);
+			}
+		});
 		this.containers = Collections.unmodifiableMap(created);
 		this.containers.values().forEach(DefaultQueueWorkerContainer::start);
 		this.running = true;
@@ -202,12 +203,12 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 	}
 
 	@Override
-	public synchronized void startPaused(String queueName) {
+	public synchronized void startHeld(String queueName, String reason) {
 		if (this.running || this.stopped) {
 			throw new IllegalStateException(
-					"The container of queue '" + queueName + "' cannot start paused: the containers were started");
+					"The container of queue '" + queueName + "' cannot start held: the containers were started");
 		}
-		this.startPaused.add(queueName);
+		this.startHeld.computeIfAbsent(queueName, (name) -> new LinkedHashSet<>()).add(reason);
 	}
 
 	@Override

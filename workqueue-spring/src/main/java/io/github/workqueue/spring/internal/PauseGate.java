@@ -1,15 +1,22 @@
 package io.github.workqueue.spring.internal;
 
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Whether a container's workers may take items: open, paused (workers wait at the gate
- * until it opens) or stopping (a paused worker exits instead of waiting).
+ * until it opens) or stopping (a paused worker exits instead of waiting). Two things
+ * pause it: a pause (an operator's, undone by a resume), and holds, each under a reason
+ * of its own (whoever decides when the workers may run: a leader election, a cache that
+ * must be complete), which only their own release undoes. The gate is open when it is
+ * neither paused nor held.
  *
  * <p>
- * <b>Concurrency.</b> Thread-safe. Both flags are written under the gate's lock, which
- * also carries the condition paused workers wait on, and read anywhere (volatile).
+ * <b>Concurrency.</b> Thread-safe. The flags and the holds are written under the gate's
+ * lock, which also carries the condition paused workers wait on; the flags are read
+ * anywhere (volatile). Invariant: {@code held} is whether {@code holds} is not empty.
  */
 final class PauseGate {
 
@@ -19,6 +26,12 @@ final class PauseGate {
 
 	/** Written under {@code lock}. */
 	private volatile boolean paused;
+
+	/** The reasons the gate is held for; guarded by {@code lock}. */
+	private final Set<String> holds = new HashSet<>();
+
+	/** Written under {@code lock}. */
+	private volatile boolean held;
 
 	/** Written under {@code lock}. */
 	private volatile boolean stopping;
@@ -44,6 +57,29 @@ final class PauseGate {
 		}
 	}
 
+	void hold(String reason) {
+		this.lock.lock();
+		try {
+			this.holds.add(reason);
+			this.held = true;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	void release(String reason) {
+		this.lock.lock();
+		try {
+			this.holds.remove(reason);
+			this.held = !this.holds.isEmpty();
+			this.opened.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
 	/** From now on paused workers exit instead of waiting; none waits any more. */
 	void stop() {
 		this.lock.lock();
@@ -56,8 +92,14 @@ final class PauseGate {
 		}
 	}
 
+	/** Whether the workers may not take items: paused or held. */
 	boolean isPaused() {
-		return this.paused;
+		return this.paused || this.held;
+	}
+
+	/** Whether the gate is held (for any reason), whatever a resume says. */
+	boolean isHeld() {
+		return this.held;
 	}
 
 	boolean isStopping() {
@@ -65,16 +107,17 @@ final class PauseGate {
 	}
 
 	/**
-	 * Waits, uninterruptibly, while paused and not stopping.
-	 * @return whether the gate is open (false: paused and stopping, the worker exits)
+	 * Waits, uninterruptibly, while paused or held and not stopping.
+	 * @return whether the gate is open (false: paused or held, and stopping: the worker
+	 * exits)
 	 */
 	boolean awaitOpen() {
 		this.lock.lock();
 		try {
-			while (this.paused && !this.stopping) {
+			while (isPaused() && !this.stopping) {
 				this.opened.awaitUninterruptibly();
 			}
-			return !this.paused;
+			return !isPaused();
 		}
 		finally {
 			this.lock.unlock();

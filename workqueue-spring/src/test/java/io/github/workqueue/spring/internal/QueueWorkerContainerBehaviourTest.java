@@ -62,6 +62,27 @@ class QueueWorkerContainerBehaviourTest extends OnBothBackends {
 	}
 
 	@Test
+	void aHoldShouldOutlastAResumeAndEndOnlyWithItsRelease() {
+		RateLimitingQueue<Object> queue = kit().queue("hold");
+		Recorder worker = new Recorder();
+		DefaultQueueWorkerContainer container = kit().start(queue, worker, 2, null);
+		container.hold("leader election");
+		container.hold("cache sync");
+		queue.add("held");
+		container.resume();
+		container.release("cache sync");
+		await().during(Duration.ofMillis(500))
+			.atMost(Duration.ofSeconds(5))
+			.until(() -> !worker.started.contains("held"));
+		assertThat(container.isHeld()).isTrue();
+		assertThat(container.isPaused()).as("held is paused to whoever looks").isTrue();
+		container.release("leader election");
+		await().until(() -> worker.done.contains("held"));
+		assertThat(container.isPaused()).isFalse();
+		assertThat(container.liveWorkers()).isEqualTo(2);
+	}
+
+	@Test
 	void afterPauseReturnsNoMethodCallShouldStartUntilResumed() throws InterruptedException {
 		RateLimitingQueue<Object> queue = kit().queue("pause-exact");
 		AtomicInteger calls = new AtomicInteger();
