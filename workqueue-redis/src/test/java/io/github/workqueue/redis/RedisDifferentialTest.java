@@ -413,12 +413,12 @@ class RedisDifferentialTest {
 		 */
 		void check() {
 			String so = steps();
-			assertThat(sum(RateLimitingQueue::lenByPriority, this.instances.get(0))).as(so)
-				.isEqualTo(sum(RateLimitingQueue::lenByPriority, null));
+			assertThat(sum(RateLimitingQueue::lenByPriority, List.of(this.instances.get(0)))).as(so)
+				.isEqualTo(sum(RateLimitingQueue::lenByPriority, this.model));
 			assertThat(this.instances.get(0).len()).as(so).isEqualTo(total(WorkQueue::len));
 			assertThat(this.instances.get(0).waitingLen()).as(so).isEqualTo(total((queue) -> queue.waitingLen()));
-			assertThat(sum(RateLimitingQueue::lenByFairnessKey, this.instances.get(0))).as(so)
-				.isEqualTo(sum(RateLimitingQueue::lenByFairnessKey, null));
+			assertThat(sum(RateLimitingQueue::lenByFairnessKey, List.of(this.instances.get(0)))).as(so)
+				.isEqualTo(sum(RateLimitingQueue::lenByFairnessKey, this.model));
 		}
 
 		/**
@@ -472,15 +472,12 @@ class RedisDifferentialTest {
 			return this.model.stream().mapToInt(count).sum();
 		}
 
-		/**
-		 * The model's counts summed over its shards, or, given a Redis instance, its own.
-		 */
-		private <K extends Comparable<K>> SortedMap<K, Integer> sum(
+		/** The counts of the queues (a Redis instance, or the model's shards), summed. */
+		private static <K extends Comparable<K>> SortedMap<K, Integer> sum(
 				java.util.function.Function<RateLimitingQueue<String>, Map<K, Integer>> counts,
-				RedisQueue<String> redis) {
+				List<? extends RateLimitingQueue<String>> queues) {
 			SortedMap<K, Integer> sums = new TreeMap<>();
-			List<RateLimitingQueue<String>> from = (redis != null) ? List.of(redis) : this.model;
-			for (RateLimitingQueue<String> queue : from) {
+			for (RateLimitingQueue<String> queue : queues) {
 				counts.apply(queue).forEach((key, count) -> sums.merge(key, count, Integer::sum));
 			}
 			sums.values().removeIf((count) -> count == 0);

@@ -133,7 +133,7 @@ final class LeaderElection {
 			return;
 		}
 		this.running = true;
-		this.thread.execute(this::runRound);
+		onThread(this::runRound, 0);
 	}
 
 	/**
@@ -213,16 +213,20 @@ final class LeaderElection {
 	}
 
 	private void nextRoundLater() {
-		synchronized (this) {
-			if (!this.running) {
-				return;
-			}
-		}
+		onThread(this::runRound, this.retryPeriod.toNanos());
+	}
+
+	/**
+	 * Runs a task on the election's thread after a delay.
+	 * @return false if the election was stopped (the task never runs)
+	 */
+	private boolean onThread(Runnable task, long delayNanos) {
 		try {
-			this.thread.schedule(this::runRound, this.retryPeriod.toMillis(), TimeUnit.MILLISECONDS);
+			this.thread.schedule(task, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+			return true;
 		}
 		catch (RejectedExecutionException ex) {
-			// Stopped meanwhile.
+			return false;
 		}
 	}
 
@@ -235,18 +239,14 @@ final class LeaderElection {
 			elected.leading = true;
 		}
 		logger.info("Leading: acquired the Lease " + lease() + " as " + this.identity);
-		try {
-			this.thread.execute(() -> {
-				if (stillLeading(elected)) {
-					this.listener.elected();
-				}
-			});
+		boolean told = onThread(() -> {
+			if (stillLeading(elected)) {
+				this.listener.elected();
+			}
+		}, 0);
+		if (told) {
+			watch(elected);
 		}
-		catch (RejectedExecutionException ex) {
-			// Stopped meanwhile: the listener hears nothing more.
-			return;
-		}
-		watch(elected);
 	}
 
 	/**
@@ -259,24 +259,17 @@ final class LeaderElection {
 			deposed(watched, "no renewal of this round was accepted");
 			return;
 		}
-		long dueIn = last + this.renewDeadline.toNanos() - System.nanoTime();
-		try {
-			this.thread.schedule(() -> {
-				if (!stillLeading(watched)) {
-					return;
-				}
-				if (watched.lock.lastRenewalNanos() != last
-						|| System.nanoTime() - last < this.renewDeadline.toNanos()) {
-					watch(watched);
-				}
-				else {
-					deposed(watched, "no renewal was accepted within renew-deadline (" + this.renewDeadline + ")");
-				}
-			}, Math.max(0, dueIn), TimeUnit.NANOSECONDS);
-		}
-		catch (RejectedExecutionException ex) {
-			// Stopped meanwhile.
-		}
+		onThread(() -> {
+			if (!stillLeading(watched)) {
+				return;
+			}
+			if (watched.lock.lastRenewalNanos() != last) {
+				watch(watched);
+			}
+			else {
+				deposed(watched, "no renewal was accepted within renew-deadline (" + this.renewDeadline + ")");
+			}
+		}, last + this.renewDeadline.toNanos() - System.nanoTime());
 	}
 
 	private synchronized boolean stillLeading(Round round) {
@@ -298,12 +291,7 @@ final class LeaderElection {
 			long last = round.lock.lastRenewalNanos();
 			logger.warn("Not leading any more: " + why + "; the Lease " + lease() + " was last renewed "
 					+ Duration.ofNanos(System.nanoTime() - last).toMillis() + " ms ago");
-			try {
-				this.thread.execute(() -> this.listener.deposed(last));
-			}
-			catch (RejectedExecutionException ex) {
-				// Stopped meanwhile.
-			}
+			onThread(() -> this.listener.deposed(last), 0);
 		}
 		CompletableFuture<?> future;
 		synchronized (this) {

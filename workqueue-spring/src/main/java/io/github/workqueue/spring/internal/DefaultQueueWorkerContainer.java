@@ -247,13 +247,11 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 			return;
 		}
 		WorkResult result;
-		boolean[] started = { false };
 		try {
 			result = this.observer.observe(queueName(), item, () -> {
 				if (!this.handOver.begin(slot, item)) {
 					throw AbandonedAtShutdown.INSTANCE;
 				}
-				started[0] = true;
 				this.listeners.started(queueName(), item);
 				return this.method.invoke(item, () -> context(item, priority));
 			});
@@ -271,18 +269,22 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 			if (this.handOver.abandonedAtShutdown() && interrupted) {
 				logger.info("Queue '" + queueName() + "': the method processing item '" + item
 						+ "' ended on the shutdown's interrupt; the item is named in the shutdown report");
-				ended(started[0], item, false);
+				ended(slot, item, false);
 				return;
 			}
-			ended(started[0], item, this.outcomes.failed(item, failure));
+			ended(slot, item, this.outcomes.failed(item, failure));
 			return;
 		}
-		ended(true, item, this.outcomes.returned(item, result));
+		ended(slot, item, this.outcomes.returned(item, result));
 	}
 
-	/** Tells the listeners that a processing they heard start ended, before its done. */
-	private void ended(boolean started, Object item, boolean requeued) {
-		if (started) {
+	/**
+	 * Tells the listeners that a processing they heard start ended, before its done: one
+	 * whose slot is busy (the hand-over recorded the item, on this thread, before the
+	 * listeners heard it start).
+	 */
+	private void ended(WorkerSlot slot, Object item, boolean requeued) {
+		if (slot.busySince != WorkerSlot.IDLE) {
 			this.listeners.ended(queueName(), item, requeued);
 		}
 	}

@@ -148,9 +148,8 @@ final class ItemHandOver {
 					return true;
 				}
 			}
-			// Paused, holding the item: a pause's interrupt of the take, if it came,
-			// stays
-			// pending until endTake clears it.
+			// Paused, holding the item; a pause's interrupt of the take stays pending
+			// until endTake clears it.
 			this.gate.awaitOpen();
 		}
 	}
