@@ -219,9 +219,9 @@ final class LeaseAsks {
 		return true;
 	}
 
-	private boolean anyUntried() {
+	private boolean anyPartlyTried() {
 		for (Taker taker : this.takers) {
-			if (taker.waitsUntried()) {
+			if (taker.waitsPartlyTried()) {
 				return true;
 			}
 		}
@@ -238,8 +238,9 @@ final class LeaseAsks {
 	 * A shard had fewer leases than the takers were asked for: the next shard is asked at
 	 * once; once every shard in a row was short, the takers wait for a hint or the
 	 * soonest event (unless one of them came after the ask was sent). The takers do not
-	 * wait while one of them was not answered by every shard yet (its count is its own:
-	 * {@link Taker#answeredShort}): the next shard is asked at once.
+	 * wait while one of them was answered short by some shards and not yet by the others
+	 * (its count is its own: {@link Taker#answeredShort}): the next shard is asked at
+	 * once.
 	 * @param nextEventMicros the shard's soonest waiting item or lease deadline, -1 for
 	 * none
 	 * @return whether every shard in a row was short (then the caller listens for hints)
@@ -256,7 +257,7 @@ final class LeaseAsks {
 		if (this.soonestEventMicros >= 0) {
 			wait = Math.min(wait, Math.max(SHORTEST_POLL_NANOS, this.soonestEventMicros * 1000));
 		}
-		boolean askAgain = this.lastTakerNanos - askSentNanos > 0 || anyUntried();
+		boolean askAgain = this.lastTakerNanos - askSentNanos > 0 || anyPartlyTried();
 		this.pollAt = now + (askAgain ? 0 : wait);
 		this.shortShards = 0;
 		this.soonestEventMicros = -1;

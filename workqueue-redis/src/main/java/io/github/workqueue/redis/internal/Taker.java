@@ -62,9 +62,14 @@ final class Taker {
 		tried();
 	}
 
-	/** Whether the taker waits and not every shard was asked for it yet. */
-	synchronized boolean waitsUntried() {
-		return this.waiting && !this.tried;
+	/**
+	 * Whether the taker waits, some shards answered it short and others not yet: the
+	 * shards asked next finish its try. A taker no ask included yet is not one (with more
+	 * takers than a batch asks for, it would keep the asks going without ever being in
+	 * them).
+	 */
+	synchronized boolean waitsPartlyTried() {
+		return this.waiting && !this.tried && this.shortShards != null;
 	}
 
 	synchronized boolean isWaiting() {
