@@ -71,6 +71,19 @@ public interface WorkQueue<T> {
 	void add(T item);
 
 	/**
+	 * Takes an item out of the queue: a queued item leaves the queue, every pending
+	 * delayed add of it is dropped, and an item being processed is not queued again at
+	 * its {@code done} (a re-add meanwhile is cleared; the processing itself goes on to
+	 * its end). Counted as dropped with the reason {@code removed} when it removed
+	 * something. Atomic, like every other operation: an add after it returns queues the
+	 * item again. Not in client-go (its issue 113607 asks for it).
+	 * @param item the item, not null
+	 * @return whether the item was queued, waiting or due to be queued again at its
+	 * {@code done}
+	 */
+	boolean remove(T item);
+
+	/**
 	 * Adds each item as {@link #add(Object)} does, in the collection's iteration order:
 	 * each add is atomic on its own, the whole is not (a worker may take the first item
 	 * before the last is added). A queue shared through Redis sends the adds together, a

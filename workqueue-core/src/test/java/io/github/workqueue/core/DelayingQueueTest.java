@@ -188,6 +188,20 @@ class DelayingQueueTest {
 	}
 
 	@Test
+	void removeShouldBeCountedAsDroppedAndLowerTheGauges() throws InterruptedException {
+		this.queue.add("a");
+		this.queue.add("b");
+		this.queue.addAfter("c", Duration.ofSeconds(1));
+		assertThat(this.queue.remove("a")).isTrue();
+		assertThat(this.queue.remove("c")).isTrue();
+		assertThat(this.queue.remove("a")).isFalse();
+		assertThat(this.metrics.dropped("delayed", DropReason.REMOVED)).isEqualTo(2);
+		assertThat(this.metrics.depth("delayed")).isEqualTo(1.0);
+		assertThat(this.metrics.waiting("delayed")).isZero();
+		assertThat(this.queue.get()).contains("b");
+	}
+
+	@Test
 	void addAfterAfterShutDownShouldBeDroppedAndCounted() {
 		this.queue.shutDown();
 		this.queue.addAfter("a", Duration.ofSeconds(1));

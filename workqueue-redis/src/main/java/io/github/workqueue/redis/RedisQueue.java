@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 
 import org.jspecify.annotations.Nullable;
 
@@ -36,10 +37,13 @@ import io.github.workqueue.core.RateLimitingQueue;
  * instead of retried forever.
  *
  * <p>
- * <b>Leasing ahead.</b> With {@link RedisQueueBuilder#prefetch(int) prefetch} above zero,
- * an instance leases up to that many items beyond the threads waiting in {@code get}, in
- * the same calls, and hands them out in the order taken. A buffered item is in flight as
- * far as the queue is concerned: its lease is renewed while it waits, an add meanwhile
+ * <b>Leasing ahead.</b> With {@link RedisQueueBuilder#prefetch(int) prefetch} above zero
+ * (the default is {@value RedisQueueBuilder#DEFAULT_PREFETCH}), an instance leases items
+ * beyond the threads waiting in {@code get}, in the same calls, and hands them out in the
+ * order taken. How many it keeps is adaptive, never above {@code prefetch}: none while
+ * its workers take longer per item than a round trip to Redis, and more, doubling, while
+ * they come back for items sooner than that and find none. A buffered item is in flight
+ * as far as the queue is concerned: its lease is renewed while it waits, an add meanwhile
  * makes it run again after {@code done}, and {@link #len()} does not count it. Order
  * across instances is then exact up to the buffers: an item added later with a higher
  * priority (or a fairness key's next turn) waits behind at most {@code prefetch} buffered
@@ -138,6 +142,57 @@ public interface RedisQueue<T>
 	 */
 	@Override
 	void add(T item, AddOptions options);
+
+	/**
+	 * Adds an item as {@link #add(Object)} does, without waiting for Redis's answer: the
+	 * stage completes, off the caller's thread, with the acknowledgement {@code add}
+	 * gives. It completes normally once Redis applied the add (or it joined an add
+	 * already queued, or the item is in flight and runs again after its {@code done});
+	 * exceptionally with the failure {@code add} would throw: a refusal (an error reply,
+	 * {@link UnreplicatedWriteException}) or an {@link UnconfirmedAddException} when no
+	 * answer came within the request bound and the add may have been applied. An add
+	 * after this instance began to shut down is dropped and counted, as {@code add}'s is,
+	 * and its stage completes normally. Adds of one thread reach each shard in the order
+	 * made, as {@code add}'s do.
+	 * <p>
+	 * What is on its way is bounded: at most {@link RedisQueueBuilder#maxAsyncAdds(int)
+	 * maxAsyncAdds} unanswered adds per shard, beyond which this call waits for one to be
+	 * answered (back-pressure); a shard that does not answer (a failover) holds only the
+	 * adds of its own items. The stage's dependent actions run on the queue's helper
+	 * threads unless they are added after it completed; they must not wait long, since
+	 * the next adds' stages complete on the same threads.
+	 * @param item the item
+	 * @return the add's acknowledgement
+	 */
+	CompletionStage<Void> addAsync(T item);
+
+	/**
+	 * Adds an item with options as {@link #add(Object, AddOptions)} does, without waiting
+	 * for Redis's answer, as {@link #addAsync(Object)} does. With a delay or
+	 * rate-limiting the add's script runs on a helper thread; at most 16 of those per
+	 * instance are unanswered at once, beyond which this call waits.
+	 * @param item the item
+	 * @param options the add's priority, delay or rate-limiting
+	 * @return the add's acknowledgement
+	 */
+	CompletionStage<Void> addAsync(T item, AddOptions options);
+
+	/**
+	 * {@link #addAfter(Object, Duration)} without waiting for Redis's answer, as
+	 * {@link #addAsync(Object, AddOptions)} with a delay does.
+	 * @param item the item
+	 * @param delay how long from now the item becomes ready
+	 * @return the add's acknowledgement
+	 */
+	CompletionStage<Void> addAfterAsync(T item, Duration delay);
+
+	/**
+	 * {@link #addRateLimited(Object)} without waiting for Redis's answer, as
+	 * {@link #addAsync(Object, AddOptions)} with rate-limiting does.
+	 * @param item the item
+	 * @return the delay the shared limiter gave, once Redis answered
+	 */
+	CompletionStage<Duration> addRateLimitedAsync(T item);
 
 	/**
 	 * {@inheritDoc}

@@ -26,11 +26,16 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RedisQueueBuilder {
 
-	/** How many items an instance leases ahead of its waiting threads by default. */
-	public static final int DEFAULT_PREFETCH = 0;
+	/** The most items an instance leases ahead of its waiting threads by default. */
+	public static final int DEFAULT_PREFETCH = 64;
 
 	/** The most items an instance may lease ahead of its waiting threads. */
 	public static final int MOST_PREFETCH = 256;
+
+	/**
+	 * How many asynchronous adds per shard an instance has unanswered at most by default.
+	 */
+	public static final int DEFAULT_MAX_ASYNC_ADDS = 1024;
 
 	/** How long an add or done waits for its replicas by default, with replicas-ack. */
 	public static final Duration DEFAULT_REPLICAS_ACK_TIMEOUT = Duration.ofSeconds(1);
@@ -48,6 +53,10 @@ public final class RedisQueueBuilder {
 	private int shards = 1;
 
 	private int prefetch = DEFAULT_PREFETCH;
+
+	private boolean adaptivePrefetch = true;
+
+	private int maxAsyncAdds = DEFAULT_MAX_ASYNC_ADDS;
 
 	private int replicasAck;
 
@@ -192,11 +201,14 @@ public final class RedisQueueBuilder {
 
 	/**
 	 * Sets how many items this instance may lease ahead of its threads waiting in
-	 * {@code get} (default {@value #DEFAULT_PREFETCH}): they come in the same calls as
-	 * the waiting threads' items, wait in a buffer with their leases renewed, and are
-	 * handed out in the order taken, so that a thread back from {@code done} finds its
-	 * next item without a round trip. Order across instances is then exact up to the
-	 * buffers (see {@link RedisQueue}); {@code 0} keeps it exact.
+	 * {@code get} at most (default {@value #DEFAULT_PREFETCH}): they come in the same
+	 * calls as the waiting threads' items, wait in a buffer with their leases renewed,
+	 * and are handed out in the order taken, so that a thread back from {@code done}
+	 * finds its next item without a round trip. The instance keeps as many as its workers
+	 * use while a refill travels to Redis and back, up to this bound: none while they
+	 * take longer per item than a round trip. Order across instances is then exact up to
+	 * the buffers: an item added later with a higher priority waits behind at most this
+	 * many items per instance (see {@link RedisQueue}); {@code 0} keeps it exact.
 	 * @param prefetch between 0 and {@value #MOST_PREFETCH}
 	 * @return this builder
 	 */
@@ -205,6 +217,37 @@ public final class RedisQueueBuilder {
 			throw new IllegalArgumentException("prefetch must be between 0 and " + MOST_PREFETCH + ", was " + prefetch);
 		}
 		this.prefetch = prefetch;
+		return this;
+	}
+
+	/**
+	 * Sets whether this instance keeps as many items leased ahead as its workers use, up
+	 * to {@link #prefetch(int) prefetch} (the default), or always {@code prefetch}
+	 * ({@code false}): a fixed buffer, whose calls carry as many items whatever the
+	 * workers' pace, at the cost of the order (and the spread of items over instances) by
+	 * that many items even for slow workers.
+	 * @param adaptive whether the number leased ahead follows the workers' pace
+	 * @return this builder
+	 */
+	public RedisQueueBuilder adaptivePrefetch(boolean adaptive) {
+		this.adaptivePrefetch = adaptive;
+		return this;
+	}
+
+	/**
+	 * Sets how many adds of {@link RedisQueue#addAsync(Object) addAsync} (and its other
+	 * forms that go in the batches) this instance has on their way to one shard at most,
+	 * unanswered (default {@value #DEFAULT_MAX_ASYNC_ADDS}): the next caller waits until
+	 * one is answered (back-pressure), so that a producer faster than Redis does not fill
+	 * the heap, and a shard that does not answer holds only the adds of its own items.
+	 * @param maxAsyncAdds at least 1
+	 * @return this builder
+	 */
+	public RedisQueueBuilder maxAsyncAdds(int maxAsyncAdds) {
+		if (maxAsyncAdds < 1) {
+			throw new IllegalArgumentException("maxAsyncAdds must be at least 1, was " + maxAsyncAdds);
+		}
+		this.maxAsyncAdds = maxAsyncAdds;
 		return this;
 	}
 
@@ -301,9 +344,10 @@ public final class RedisQueueBuilder {
 		Duration longestBlock = (this.redisTimeMicros != null) ? Duration.ofMillis(10) : Duration.ofSeconds(1);
 		return new DefaultRedisQueue<>(new RedisQueueSettings<>(this.name, this.prefix, this.shards,
 				this.connection.link(), codec, this.holder, this.leaseDuration, this.maxRedeliveries,
-				(RateLimiter<? super T>) this.rateLimiter, this.redisTimeMicros, longestBlock, this.prefetch, metrics,
-				this.defaultPriority, (FairnessKeyExtractor<? super T>) this.fairness, this.lateDoneListener,
-				this.replicasAck, this.replicasAckTimeout));
+				(RateLimiter<? super T>) this.rateLimiter, this.redisTimeMicros, longestBlock, this.prefetch,
+				this.adaptivePrefetch, this.maxAsyncAdds, metrics, this.defaultPriority,
+				(FairnessKeyExtractor<? super T>) this.fairness, this.lateDoneListener, this.replicasAck,
+				this.replicasAckTimeout));
 	}
 
 	private static String defaultHolder() {

@@ -41,6 +41,7 @@ class KeyEncodingTest {
 			.holder("a")
 			.timeForTests(this.clock)
 			.prefetch(prefetch)
+			.adaptivePrefetch(false)
 			.build(ItemCodec.strings());
 		this.queues.add(queue);
 		return queue;

@@ -20,8 +20,11 @@ import static org.awaitility.Awaitility.await;
 /**
  * Leasing ahead ({@link RedisQueueBuilder#prefetch(int)}): buffered items are in flight
  * for the queue, handed out in order, renewed, given back at shutdown and pause without
- * counting a redelivery, and lost with their instance like any lease. Redis's time is a
- * fake clock, so that leases expire when a test says so.
+ * counting a redelivery, and lost with their instance like any lease; adaptive (the
+ * default), none while a worker is slower than a round trip and a bounded number for
+ * quick workers. Most tests fix the buffer at the bound ({@code adaptivePrefetch(false)})
+ * to know what it holds. Redis's time is a fake clock, so that leases expire when a test
+ * says so.
  */
 class PrefetchTest {
 
@@ -54,6 +57,7 @@ class PrefetchTest {
 			.timeForTests(this.clock)
 			.leaseDuration(lease)
 			.prefetch(prefetch)
+			.adaptivePrefetch(false)
 			.build(ItemCodec.strings());
 		this.queues.add(queue);
 		return queue;
@@ -140,6 +144,62 @@ class PrefetchTest {
 	}
 
 	@Test
+	void atTheDefaultsAnInstanceWhoseWorkerIsSlowerThanARoundTripLeasesNothingAhead() throws InterruptedException {
+		RedisQueueConnection connection = RedisQueueConnection.of(TestRedis.client());
+		this.connections.add(connection);
+		RedisQueue<String> a = RedisQueue.builder(connection, this.name).holder("a").build(ItemCodec.strings());
+		this.queues.add(a);
+		int windows = 2;
+		for (int i = 0; i < windows * 16 + 1; i++) {
+			a.add("item-" + i);
+		}
+		for (int i = 0; i < windows * 16; i++) {
+			String item = take(a);
+			assertThat(heldBy(a, "a")).as("only the worker's own item, at take %d", i).isEqualTo(1);
+			// The work: far longer than a round trip to the local Redis.
+			Thread.sleep(50);
+			a.done(item);
+		}
+		assertThat(a.len()).as("nothing leased ahead after the last take").isEqualTo(1);
+	}
+
+	@Test
+	void atTheDefaultsQuickWorkersLeaseAheadWithinTheBoundAndAHigherPriorityWaitsBehindAtMostThat() throws Exception {
+		RedisQueueConnection connection = RedisQueueConnection.of(TestRedis.client());
+		this.connections.add(connection);
+		int bound = 8;
+		RedisQueue<String> a = RedisQueue.builder(connection, this.name)
+			.holder("a")
+			.prefetch(bound)
+			.build(ItemCodec.strings());
+		this.queues.add(a);
+		List<String> backlog = new ArrayList<>();
+		for (int i = 0; i < 2_000; i++) {
+			backlog.add("low-" + i);
+		}
+		a.addAll(backlog);
+		long mostHeld = 0;
+		int taken = 0;
+		while (taken < 1_500) {
+			String item = take(a);
+			taken++;
+			mostHeld = Math.max(mostHeld, heldBy(a, "a") - 1);
+			a.doneWithoutWaiting(item);
+			if (mostHeld > 0 && taken >= 200) {
+				break;
+			}
+		}
+		assertThat(mostHeld).as("leased ahead by a quick worker, within the bound").isBetween(1L, (long) bound);
+		a.add("urgent", AddOptions.priority(10));
+		int before = 0;
+		for (String item = take(a); !item.equals("urgent"); item = take(a)) {
+			before++;
+			a.doneWithoutWaiting(item);
+		}
+		assertThat(before).as("low items handed out after the urgent add returned").isLessThanOrEqualTo(bound);
+	}
+
+	@Test
 	void aHigherPriorityItemShouldWaitBehindAtMostPrefetchBufferedItems() throws InterruptedException {
 		RedisQueue<String> a = instance("a", 2);
 		for (String item : List.of("p", "q", "r", "s")) {
@@ -173,6 +233,7 @@ class PrefetchTest {
 			.timeForTests(this.clock)
 			.fairness((String item) -> List.of(item.substring(0, item.indexOf('/'))))
 			.prefetch(prefetch)
+			.adaptivePrefetch(false)
 			.build(ItemCodec.strings());
 		this.queues.add(queue);
 		for (int i = 1; i <= 6; i++) {
@@ -255,8 +316,13 @@ class PrefetchTest {
 			.holder("a")
 			.shards(3)
 			.prefetch(4)
+			.adaptivePrefetch(false)
 			.build(ItemCodec.strings());
-		RedisQueue<String> b = RedisQueue.builder(cluster, this.name).holder("b").shards(3).build(ItemCodec.strings());
+		RedisQueue<String> b = RedisQueue.builder(cluster, this.name)
+			.holder("b")
+			.shards(3)
+			.prefetch(0)
+			.build(ItemCodec.strings());
 		this.queues.add(a);
 		this.queues.add(b);
 		for (int i = 0; i < 30; i++) {

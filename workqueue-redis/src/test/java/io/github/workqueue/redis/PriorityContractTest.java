@@ -105,6 +105,36 @@ class PriorityContractTest {
 	}
 
 	@Test
+	void removeShouldTakeAnItemOutOfItsPriorityAndFairnessTurn() throws InterruptedException {
+		RateLimitingQueue<String> queue = queueKeyedByPath();
+		queue.add("t1/a");
+		queue.add("t1/b");
+		queue.add("t2/c");
+		queue.add("t3/d", AddOptions.priority(5));
+		queue.add("t3/e", AddOptions.priority(5));
+		assertThat(queue.remove("t2/c")).isTrue();
+		assertThat(queue.remove("t3/d")).isTrue();
+		assertThat(queue.len()).isEqualTo(3);
+		assertThat(queue.lenByPriority()).containsExactly(Map.entry(5, 1), Map.entry(0, 2));
+		assertThat(queue.lenByFairnessKey()).containsOnly(Map.entry("t1", 2), Map.entry("t3", 1));
+		assertTakenInOrder(queue, "t3/e", "t1/a", "t1/b");
+	}
+
+	@Test
+	void removeShouldTakeAnItemOutOfSeveralPrioritiesWithoutFairness() throws InterruptedException {
+		RateLimitingQueue<String> queue = queue();
+		queue.add("a");
+		queue.add("b", AddOptions.priority(5));
+		queue.add("c");
+		assertThat(queue.remove("a")).isTrue();
+		assertThat(queue.remove("b")).isTrue();
+		assertThat(queue.lenByPriority()).containsExactly(Map.entry(0, 1));
+		assertTakenInOrder(queue, "c");
+		queue.add("b");
+		assertThat(take(queue).priority()).as("a removed item forgets its priority").isZero();
+	}
+
+	@Test
 	void aRaisedItemShouldKeepTheMomentItBecameReady() throws InterruptedException {
 		RateLimitingQueue<String> queue = queue();
 		queue.add("a");

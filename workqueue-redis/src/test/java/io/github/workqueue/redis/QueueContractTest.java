@@ -117,6 +117,49 @@ class QueueContractTest {
 	}
 
 	@Test
+	void removeShouldTakeAQueuedItemOutAndLeaveTheOthersInOrder() throws InterruptedException {
+		RateLimitingQueue<String> queue = queue();
+		queue.add("a");
+		queue.add("b");
+		queue.add("c");
+		assertThat(queue.remove("b")).isTrue();
+		assertThat(queue.remove("b")).as("nothing left to remove").isFalse();
+		assertThat(queue.remove("never-added")).isFalse();
+		assertThat(queue.len()).isEqualTo(2);
+		assertTakenInOrder(queue, "a", "c");
+		queue.add("b");
+		assertThat(take(queue)).as("an add after the remove queues it again").isEqualTo("b");
+	}
+
+	@Test
+	void removeShouldDropAWaitingItemsEntry() throws InterruptedException {
+		RateLimitingQueue<String> queue = queue();
+		queue.addAfter("a", Duration.ofSeconds(1));
+		queue.addRateLimited("b");
+		assertThat(queue.remove("a")).isTrue();
+		assertThat(queue.remove("b")).isTrue();
+		this.clock.step(Duration.ofSeconds(2));
+		assertThat(queue.waitingLen()).isZero();
+		assertThat(queue.len()).isZero();
+		assertThat(queue.get(NOW)).isEmpty();
+	}
+
+	@Test
+	void removeOfAnItemBeingProcessedShouldClearItsReAddAndLetItsProcessingEnd() throws InterruptedException {
+		RateLimitingQueue<String> queue = queue();
+		queue.add("a");
+		assertThat(take(queue)).isEqualTo("a");
+		assertThat(queue.remove("a")).as("processing, not re-added: nothing to remove").isFalse();
+		queue.add("a");
+		queue.addAfter("a", Duration.ofSeconds(1));
+		assertThat(queue.remove("a")).isTrue();
+		queue.done("a");
+		this.clock.step(Duration.ofSeconds(2));
+		assertThat(queue.len()).as("not queued again at its done").isZero();
+		assertThat(queue.get(NOW)).isEmpty();
+	}
+
+	@Test
 	void doneOfAnItemNotProcessingShouldChangeNothing() throws InterruptedException {
 		RateLimitingQueue<String> queue = queue();
 		queue.done("a");

@@ -107,13 +107,29 @@ public class WorkQueueProperties {
 		private @Nullable Integer maxRedeliveries;
 
 		/**
-		 * Redis queues: how many items an instance leases ahead of its waiting workers,
+		 * Redis queues: the most items an instance leases ahead of its waiting workers,
 		 * so that a worker back from an item finds the next without a round trip to
-		 * Redis. Order across instances is then exact up to these buffers: a later item
-		 * of higher priority waits behind at most this many per instance. Buffered items
-		 * are given back at pause and shutdown. 0 to 256; defaults to 0.
+		 * Redis. The instance keeps as many as its workers use during a round trip (none
+		 * while they take longer per item than one), up to this bound. Order across
+		 * instances is then exact up to these buffers: a later item of higher priority
+		 * waits behind at most this many per instance; 0 keeps it exact. Buffered items
+		 * are given back at pause and shutdown. 0 to 256; defaults to 64.
 		 */
 		private @Nullable Integer prefetch;
+
+		/**
+		 * Redis queues: whether an instance leases ahead as many items as its workers use
+		 * during a round trip, up to prefetch (true), or always prefetch (false: a fixed
+		 * buffer, which serves slow workers out of order too). Defaults to true.
+		 */
+		private @Nullable Boolean adaptivePrefetch;
+
+		/**
+		 * Redis queues: how many addAsync calls (and the other asynchronous adds that go
+		 * in the batches) an instance has unanswered per shard at most; the next call
+		 * waits until one is answered. At least 1; defaults to 1024.
+		 */
+		private @Nullable Integer maxAsyncAdds;
 
 		/**
 		 * Redis queues: how many replicas must confirm each add and done before it
@@ -207,6 +223,22 @@ public class WorkQueueProperties {
 
 		public void setPrefetch(@Nullable Integer prefetch) {
 			this.prefetch = prefetch;
+		}
+
+		public @Nullable Boolean getAdaptivePrefetch() {
+			return this.adaptivePrefetch;
+		}
+
+		public void setAdaptivePrefetch(@Nullable Boolean adaptivePrefetch) {
+			this.adaptivePrefetch = adaptivePrefetch;
+		}
+
+		public @Nullable Integer getMaxAsyncAdds() {
+			return this.maxAsyncAdds;
+		}
+
+		public void setMaxAsyncAdds(@Nullable Integer maxAsyncAdds) {
+			this.maxAsyncAdds = maxAsyncAdds;
 		}
 
 		public @Nullable Integer getReplicasAck() {

@@ -54,6 +54,8 @@ class ConfigurationReferenceTest {
 		expected.put("key-prefix", QueueDefaults.KEY_PREFIX);
 		expected.put("shards", QueueDefaults.SHARDS);
 		expected.put("prefetch", QueueDefaults.PREFETCH);
+		expected.put("adaptive-prefetch", QueueDefaults.ADAPTIVE_PREFETCH);
+		expected.put("max-async-adds", QueueDefaults.MAX_ASYNC_ADDS);
 		expected.put("replicas-ack", QueueDefaults.REPLICAS_ACK);
 		expected.put("replicas-ack-timeout", QueueDefaults.REPLICAS_ACK_TIMEOUT);
 		Map<String, String> metadata = metadataDefaults();
@@ -69,6 +71,7 @@ class ConfigurationReferenceTest {
 	void theRedisBuilderShouldHaveTheStartersDefaults() {
 		assertThat(RedisQueueBuilder.DEFAULT_PREFETCH).isEqualTo(QueueDefaults.PREFETCH);
 		assertThat(RedisQueueBuilder.MOST_PREFETCH).isEqualTo(QueueDefaults.MOST_PREFETCH);
+		assertThat(RedisQueueBuilder.DEFAULT_MAX_ASYNC_ADDS).isEqualTo(QueueDefaults.MAX_ASYNC_ADDS);
 		assertThat(RedisQueueBuilder.DEFAULT_REPLICAS_ACK_TIMEOUT).isEqualTo(QueueDefaults.REPLICAS_ACK_TIMEOUT);
 	}
 

@@ -222,6 +222,55 @@ public class DefaultWorkQueue<T> implements WorkQueue<T> {
 		return true;
 	}
 
+	@Override
+	public boolean remove(T item) {
+		Objects.requireNonNull(item, "item");
+		boolean removed;
+		synchronized (this.lock) {
+			promoteDueLocked();
+			QueueEntry<T> entry = this.entries.get(item);
+			removed = entry != null && removeLocked(entry);
+		}
+		if (removed) {
+			this.metrics.dropped(DropReason.REMOVED, 1);
+		}
+		return removed;
+	}
+
+	/**
+	 * The remove, under the lock: drops the item's waiting entry, takes it out of the
+	 * ready items if it is queued, and clears its dirty bit (a processing item is then
+	 * not queued again at its done).
+	 * @return whether it changed the item's state
+	 */
+	private boolean removeLocked(QueueEntry<T> entry) {
+		int state = entry.state();
+		int after = state;
+		if ((state & QueueEntry.WAITING) != 0) {
+			cancelWaitingLocked(entry);
+			after &= ~QueueEntry.WAITING;
+		}
+		if ((state & QueueEntry.DIRTY) != 0) {
+			after &= ~QueueEntry.DIRTY;
+			if ((state & QueueEntry.PROCESSING) == 0) {
+				this.ready.remove(entry);
+			}
+			if (this.metrics.enabled()) {
+				this.metrics.depthChanged(entry.priority, -1);
+			}
+		}
+		if (after == state) {
+			return false;
+		}
+		if (after == 0) {
+			releaseLocked(entry);
+		}
+		else {
+			entry.set(after);
+		}
+		return true;
+	}
+
 	/**
 	 * Gives an entry the priority of an add, if that is higher; a ready entry moves to
 	 * its new priority, keeping the moment it became ready. Under the lock.

@@ -76,6 +76,19 @@ final class PriorityLevels<T> {
 		place(slot);
 	}
 
+	/**
+	 * Takes a queued item out.
+	 * @param slot the item's slot, queued
+	 */
+	void remove(ReadySlot<T> slot) {
+		int priority = slot.entry.priority;
+		FairNode.remove(slot);
+		this.size--;
+		if (treeOf(priority).size == 0) {
+			removeTree(priority);
+		}
+	}
+
 	private void place(ReadySlot<T> slot) {
 		treeOf(slot.entry.priority).add(slot);
 		this.size++;

@@ -90,6 +90,22 @@ final class ReadyItems<T> {
 		}
 	}
 
+	/**
+	 * Takes a ready entry out, wherever it is: linear in the ready items in the FIFO,
+	 * logarithmic in the levels.
+	 */
+	void remove(QueueEntry<T> entry) {
+		PriorityLevels<T> ready = this.levels;
+		if (ready == null) {
+			this.fifo.removeFirstOccurrence(entry);
+			return;
+		}
+		ready.remove(slotOf(entry));
+		if (ready.size() == 0 && !this.fair) {
+			this.levels = null;
+		}
+	}
+
 	/** Takes the next ready entry, or null when none is ready. */
 	@Nullable QueueEntry<T> poll() {
 		PriorityLevels<T> ready = this.levels;

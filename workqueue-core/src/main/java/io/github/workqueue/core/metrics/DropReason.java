@@ -11,7 +11,13 @@ public enum DropReason {
 	ADD_AFTER_SHUTDOWN("add_after_shutdown"),
 
 	/** The item was waiting for its delay when the queue shut down. */
-	WAITING_AT_SHUTDOWN("waiting_at_shutdown");
+	WAITING_AT_SHUTDOWN("waiting_at_shutdown"),
+
+	/**
+	 * {@code remove} took the item out of the queue while it was queued or waiting, or
+	 * cleared its pending re-add while it was processing.
+	 */
+	REMOVED("removed");
 
 	private final String tagValue;
 

@@ -165,6 +165,22 @@ public class PriorityQueueModel {
 		forgetIfIdle(key);
 	}
 
+	public boolean remove(int key) {
+		promote();
+		Item item = this.items.get(key);
+		if (item == null) {
+			return false;
+		}
+		boolean removed = item.dirty || item.waiting != null;
+		if (isReady(item)) {
+			leaveReady(key);
+		}
+		item.dirty = false;
+		item.waiting = null;
+		forgetIfIdle(key);
+		return removed;
+	}
+
 	public int len() {
 		promote();
 		int ready = 0;

@@ -60,6 +60,18 @@ public class QueueModel {
 		}
 	}
 
+	public boolean remove(int key) {
+		promote();
+		boolean removed = this.waiting.remove(key) != null;
+		if (this.dirty.remove(key)) {
+			removed = true;
+			if (!this.processing.contains(key)) {
+				this.fifo.remove(key);
+			}
+		}
+		return removed;
+	}
+
 	public int len() {
 		promote();
 		return this.fifo.size();

@@ -34,6 +34,11 @@ public abstract class QueueOperations {
 	}
 
 	@Operation
+	public boolean remove(@Param(name = "key") int key) {
+		return queue().remove(key);
+	}
+
+	@Operation
 	public int len() {
 		return queue().len();
 	}

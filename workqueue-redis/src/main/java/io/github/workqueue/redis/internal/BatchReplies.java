@@ -122,12 +122,14 @@ final class BatchReplies {
 			// Redis applies nothing of a script it answers with an error, nor of one that
 			// was not sent.
 			failed(flight.part, failure, flight.wasSent() && !(failure instanceof RedisCommandExecutionException));
+			settleAdds(flight.part);
 			flight.takers.forEach(Taker::tried);
 			return false;
 		}
 		this.outage.succeeded();
 		synchronized (this.lock) {
 			this.pending.answered(flight.shard());
+			this.buffer.roundTrip(System.nanoTime() - flight.sentNanos);
 		}
 		boolean answered;
 		try {
@@ -139,6 +141,7 @@ final class BatchReplies {
 			abandon(flight.part, new RedisException(ex));
 			answered = true;
 		}
+		settleAdds(flight.part);
 		if (answered) {
 			flight.takers.forEach(Taker::tried);
 		}
@@ -224,6 +227,26 @@ final class BatchReplies {
 		}
 		if (passOn) {
 			this.link.pushHint(this.shards.keys(shard).wake());
+		}
+	}
+
+	/**
+	 * Hands the outcomes of a part's adds whose callers did not wait to those callers, on
+	 * a helper thread: what they run next must not hold up this one.
+	 */
+	private void settleAdds(ShardBatch part) {
+		List<BatchRequest.Add> unwaited = null;
+		for (BatchRequest.Add add : part.adds()) {
+			if (add.async != null) {
+				if (unwaited == null) {
+					unwaited = new ArrayList<>();
+				}
+				unwaited.add(add);
+			}
+		}
+		if (unwaited != null) {
+			List<BatchRequest.Add> settled = unwaited;
+			this.link.helpers().execute(() -> settled.forEach(BatchRequest.Add::settle));
 		}
 	}
 

@@ -1,5 +1,6 @@
 package io.github.workqueue.redis.internal;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -99,15 +100,32 @@ abstract class BatchRequest {
 
 		@Nullable RedisException failure;
 
+		/**
+		 * The outcome for a caller that does not wait ({@code addAsync}): completed by
+		 * {@link #settle()}, off the sender thread; {@code null} for a caller that waits.
+		 */
+		final @Nullable CompletableFuture<Boolean> async;
+
 		Add(int shard, String encoded) {
 			this(shard, encoded, null, "");
 		}
 
 		Add(int shard, String encoded, @Nullable String priority, String keys) {
+			this(shard, encoded, priority, keys, null);
+		}
+
+		private Add(int shard, String encoded, @Nullable String priority, String keys,
+				@Nullable CompletableFuture<Boolean> async) {
 			this.shard = shard;
 			this.encoded = encoded;
 			this.priority = priority;
 			this.keys = keys;
+			this.async = async;
+		}
+
+		/** The same add for a caller that does not wait for it. */
+		Add withoutWaiting() {
+			return new Add(this.shard, this.encoded, this.priority, this.keys, new CompletableFuture<>());
 		}
 
 		boolean isPlain() {
@@ -119,6 +137,29 @@ abstract class BatchRequest {
 				this.made = made;
 				this.failure = failure;
 			});
+		}
+
+		/**
+		 * Hands the outcome, once written, to the caller that did not wait: its future
+		 * completes with whether the add made the item dirty, or with the failure.
+		 */
+		void settle() {
+			CompletableFuture<Boolean> future = this.async;
+			if (future == null) {
+				return;
+			}
+			boolean madeDirty;
+			RedisException failed;
+			synchronized (this) {
+				madeDirty = this.made;
+				failed = this.failure;
+			}
+			if (failed != null) {
+				future.completeExceptionally(failed);
+			}
+			else {
+				future.complete(madeDirty);
+			}
 		}
 
 	}

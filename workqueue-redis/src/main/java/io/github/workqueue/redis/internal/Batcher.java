@@ -5,9 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -67,6 +70,9 @@ final class Batcher {
 	 */
 	static final int MOST_PER_BATCH = 256;
 
+	/** A thread away longer than this between takes was idle, not working. */
+	private static final long LONGEST_WORK_NANOS = TimeUnit.SECONDS.toNanos(1);
+
 	private final String name;
 
 	private final RedisLink link;
@@ -91,6 +97,13 @@ final class Batcher {
 
 	private final BatchSender sender;
 
+	/**
+	 * Per shard, the room for adds whose callers do not wait ({@link #addAsync}): a
+	 * permit per add until its outcome came, so that a shard that does not answer holds
+	 * its own producers only.
+	 */
+	private final List<Semaphore> asyncRoom;
+
 	/** Dones asked without waiting ({@link #doneLater}) whose outcome has not come. */
 	private final Set<BatchRequest.Done> pendingDones = ConcurrentHashMap.newKeySet();
 
@@ -101,12 +114,20 @@ final class Batcher {
 	private final ThreadLocal<BatchRequest.Done> lastDeferred = new ThreadLocal<>();
 
 	/**
+	 * Per thread, when its last {@link #take} returned a grant
+	 * ({@link System#nanoTime()}, in a one-element array): how long a worker works
+	 * between two takes, for the buffer's sizing.
+	 */
+	private final ThreadLocal<long[]> lastTaken = ThreadLocal.withInitial(() -> new long[] { Long.MIN_VALUE });
+
+	/**
 	 * @param now the time as Redis's scripts take it
 	 * @param fixedArgs holder, lease in microseconds, most expiries
 	 * @param ack how many replicas confirm the writes of a batch
 	 */
 	Batcher(String name, RedisLink link, Shards shards, Supplier<String> now, String[] fixedArgs,
-			Duration leaseDuration, long longestBlockNanos, int prefetch, OutageLog outage, ReplicaAck ack) {
+			Duration leaseDuration, long longestBlockNanos, LeaseAheadSizing prefetch, int asyncAdds, OutageLog outage,
+			ReplicaAck ack) {
 		this.name = name;
 		this.link = link;
 		this.shards = shards;
@@ -118,6 +139,11 @@ final class Batcher {
 			listeners.add(link.wakeHints(shards.keys(shard).wake(), Duration.ofNanos(longestBlockNanos)));
 		}
 		this.hints = List.copyOf(listeners);
+		List<Semaphore> room = new ArrayList<>(count);
+		for (int shard = 0; shard < count; shard++) {
+			room.add(new Semaphore(asyncAdds));
+		}
+		this.asyncRoom = List.copyOf(room);
 		long start = System.nanoTime();
 		this.pending = new PendingRequests(count, start);
 		this.asks = new LeaseAsks(count, longestBlockNanos);
@@ -150,6 +176,37 @@ final class Batcher {
 			this.sender.wakeFor(request.shard);
 		}
 		return answer(request, this.link.requestBound().toNanos());
+	}
+
+	/**
+	 * Adds an item in the next batch without waiting for Redis's answer. The caller waits
+	 * only while its shard has as many adds unanswered as the bound allows
+	 * (back-pressure).
+	 * @param request the add, made with {@link #request}
+	 * @return whether the add made the item dirty, completed off the sender thread; or
+	 * the add's failure: an {@link UnconfirmedAddException} if no answer came within
+	 * {@link RedisLink#requestBound()}
+	 */
+	CompletableFuture<Boolean> addAsync(BatchRequest.Add request) {
+		BatchRequest.Add unwaited = request.withoutWaiting();
+		CompletableFuture<Boolean> outcome = unwaited.async;
+		Semaphore room = this.asyncRoom.get(request.shard);
+		room.acquireUninterruptibly();
+		outcome.whenComplete((made, failure) -> room.release());
+		BatchRequest.Done deferred = this.lastDeferred.get();
+		synchronized (this) {
+			this.pending.add(unwaited, deferred);
+			this.sender.arrived();
+			this.sender.wakeFor(unwaited.shard);
+		}
+		long bound = this.link.requestBound().toNanos();
+		return outcome.orTimeout(bound, TimeUnit.NANOSECONDS).exceptionallyCompose((failure) -> {
+			if (failure instanceof TimeoutException) {
+				return CompletableFuture.failedFuture(new UnconfirmedAddException(this.name, request.encoded,
+						"no answer from Redis within " + TimeUnit.NANOSECONDS.toMillis(bound) + " ms", null));
+			}
+			return CompletableFuture.failedFuture(failure);
+		});
 	}
 
 	/**
@@ -306,6 +363,7 @@ final class Batcher {
 	@Nullable Grant take(long timeoutNanos) throws InterruptedException {
 		Taker taker = new Taker();
 		List<BufferedGrant> stale = new ArrayList<>(0);
+		long[] lastTaken = this.lastTaken.get();
 		Grant ready;
 		synchronized (this) {
 			if (this.asks.isShutDown()) {
@@ -313,7 +371,9 @@ final class Batcher {
 			}
 			this.sender.arrived();
 			long now = System.nanoTime();
-			ready = this.buffer.take(now, stale);
+			long gap = (lastTaken[0] == Long.MIN_VALUE || now - lastTaken[0] > LONGEST_WORK_NANOS) ? -1
+					: now - lastTaken[0];
+			ready = this.buffer.take(now, gap, stale);
 			if (ready == null) {
 				this.asks.waitFor(taker, now);
 				this.sender.wakeForLeases();
@@ -326,6 +386,7 @@ final class Batcher {
 			this.returns.giveBackUntaken(stale.stream().map((buffered) -> buffered.grant).toList());
 		}
 		if (ready != null) {
+			lastTaken[0] = System.nanoTime();
 			return ready;
 		}
 		long triedBound = Math.max(timeoutNanos, this.link.requestBound().toNanos());
@@ -342,6 +403,9 @@ final class Batcher {
 			// Interrupted as the grant came, which woke this thread first.
 			handBack(taker.grant);
 			throw new InterruptedException();
+		}
+		if (taker.grant != null) {
+			lastTaken[0] = System.nanoTime();
 		}
 		return taker.grant;
 	}
@@ -366,6 +430,11 @@ final class Batcher {
 	/** How many leases taken ahead wait in the buffer now. */
 	synchronized int leasedAhead() {
 		return this.buffer.size();
+	}
+
+	/** How many leases this instance keeps taken ahead now (adaptive prefetch). */
+	synchronized int leaseAheadSize() {
+		return this.buffer.targetSize();
 	}
 
 	/** How many threads wait in {@code take} now. */

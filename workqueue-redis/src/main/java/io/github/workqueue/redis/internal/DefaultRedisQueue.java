@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.concurrent.CompletionStage;
 import java.util.function.LongSupplier;
 
 import io.github.workqueue.core.DeadLetter;
@@ -23,6 +24,7 @@ import io.github.workqueue.redis.RedisQueue;
 import io.github.workqueue.redis.RedisQueueStats;
 import io.github.workqueue.redis.QueueInstance;
 import io.github.workqueue.redis.QueueWidePause;
+import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -68,6 +70,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private final int defaultPriority;
 
+	private final @Nullable RedisQueueMetrics metrics;
+
 	private final Batcher batcher;
 
 	private final RedisAdds<T> adds;
@@ -110,14 +114,16 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.redisTimeMicros = settings.redisTimeMicros();
 		this.defaultPriority = settings.defaultPriority();
 		RedisQueueMetrics metrics = settings.metrics();
+		this.metrics = metrics;
 		String leaseMicros = Long.toString(LimiterSpec.micros(settings.leaseDuration()));
 		this.outage = new OutageLog(this.name, this.link::isClosed);
 		this.ack = new ReplicaAck(this.name, settings.replicasAck(), settings.replicasAckTimeout(),
 				(metrics != null) ? metrics.unreplicatedWrites() : null);
 		this.batcher = new Batcher(this.name, this.link, this.shards, this::now,
 				new String[] { this.holder, leaseMicros, Integer.toString(settings.maxRedeliveries()) },
-				settings.leaseDuration(), settings.longestBlock().toNanos(), settings.prefetch(), this.outage,
-				this.ack);
+				settings.leaseDuration(), settings.longestBlock().toNanos(),
+				new LeaseAheadSizing(settings.prefetch(), settings.adaptivePrefetch()), settings.asyncAdds(),
+				this.outage, this.ack);
 		this.views = new QueueViews(this.link, this.shards, this::now);
 		this.deadLetters = new QueueDeadLetters(this.name,
 				new SharedDeadLetters(this.link, this.shards.keys(0), this::now), this.views, this.batcher);
@@ -130,7 +136,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 				new RedisAdds.Setup<>(this.name, this.codec, metrics, this.defaultPriority, settings.fairness()),
 				this.batcher,
 				new ScriptedAdds(this.name, this.link, this.shards, this.batcher, this.failures, this.ack, this::now),
-				this.shutdown::isShuttingDown);
+				this.shutdown::isShuttingDown, this.link.helpers());
 		this.holding = new LeaseHolding<>(
 				new LeaseHolding.Setup(this.name, this, this.link, this.shards, settings.leaseDuration(), metrics,
 						this::now),
@@ -158,6 +164,26 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	@Override
 	public void add(T item) {
 		this.adds.add(item, AddOptions.defaults());
+	}
+
+	@Override
+	public CompletionStage<Void> addAsync(T item) {
+		return this.adds.addAsync(item, AddOptions.defaults());
+	}
+
+	@Override
+	public CompletionStage<Void> addAsync(T item, AddOptions options) {
+		return this.adds.addAsync(item, options);
+	}
+
+	@Override
+	public CompletionStage<Void> addAfterAsync(T item, Duration delay) {
+		return this.adds.addAfterAsync(item, delay);
+	}
+
+	@Override
+	public CompletionStage<Duration> addRateLimitedAsync(T item) {
+		return this.adds.addRateLimitedAsync(item);
 	}
 
 	@Override
@@ -210,6 +236,23 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	@Override
 	public void forget(T item) {
 		this.failures.forget(encode(item));
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * One script on the item's shard, after the dones this thread asked without waiting.
+	 */
+	@Override
+	public boolean remove(T item) {
+		String encoded = encode(item);
+		this.batcher.awaitDonesAsked();
+		Long removed = this.link.run(Script.REMOVE, ScriptOutputType.INTEGER,
+				this.shards.keys(this.shards.of(encoded)).all(), now(), encoded);
+		if (removed == 1 && this.metrics != null) {
+			this.metrics.removed();
+		}
+		return removed == 1;
 	}
 
 	@Override

@@ -9,13 +9,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The leases one instance took ahead of its waiting threads (prefetch), and when to ask
- * for more: at most {@code prefetch} of them, oldest first, each handed to the next
- * thread that takes. A batch that asks for leases for waiting threads asks for the
- * buffer's room beyond them, less those asked for already; after a take leaves the buffer
- * half empty the next batch asks for them alone, and only then, so that an instance that
- * only adds leases nothing. An ask alone that finds too few on every shard in a row is
- * not made again before {@code longestBlock}. A pause suspends the asks until the next
- * take.
+ * for more: at most as many as {@link LeaseAheadSizing} says now (never more than
+ * {@code prefetch}), oldest first, each handed to the next thread that takes. A batch
+ * that asks for leases for waiting threads asks for the buffer's room beyond them, less
+ * those asked for already; after a take leaves the buffer half empty the next batch asks
+ * for them alone, and only then, so that an instance that only adds leases nothing. An
+ * ask alone that finds too few on every shard in a row is not made again before
+ * {@code longestBlock}. A pause suspends the asks until the next take.
  *
  * <p>
  * <b>Concurrency.</b> Not thread-safe: guarded by the owning {@link Batcher}'s monitor,
@@ -24,8 +24,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class LeaseAheadBuffer {
 
-	/** The most leases taken ahead. */
-	private final int prefetch;
+	/** How many leases to keep ahead now. */
+	private final LeaseAheadSizing sizing;
 
 	private final long leaseNanos;
 
@@ -33,7 +33,9 @@ final class LeaseAheadBuffer {
 
 	private final long longestBlockNanos;
 
-	/** Leases taken ahead, oldest first: at most {@link #prefetch}. */
+	/**
+	 * Leases taken ahead, oldest first: at most the sizing's size when each was kept.
+	 */
 	private final ArrayDeque<BufferedGrant> grants = new ArrayDeque<>();
 
 	/** Leases asked for ahead by the flights not read yet. */
@@ -54,8 +56,9 @@ final class LeaseAheadBuffer {
 	/** Shards in a row that had fewer leases ahead than asked for. */
 	private int shortRefills;
 
-	LeaseAheadBuffer(int prefetch, Duration leaseDuration, int shardCount, long longestBlockNanos, long start) {
-		this.prefetch = prefetch;
+	LeaseAheadBuffer(LeaseAheadSizing sizing, Duration leaseDuration, int shardCount, long longestBlockNanos,
+			long start) {
+		this.sizing = sizing;
 		this.leaseNanos = leaseDuration.toNanos();
 		this.shardCount = shardCount;
 		this.longestBlockNanos = longestBlockNanos;
@@ -66,17 +69,31 @@ final class LeaseAheadBuffer {
 	 * Takes the oldest lease that can still be handed out, if any, after a thread came to
 	 * take (which ends a pause's suspension); those before it that cannot (their renewal
 	 * failed for half a lease, or Redis says they expired) go to {@code stale}.
+	 * @param gapNanos how long the taking thread had been away since its previous take
+	 * returned an item, or -1 if it had none lately
 	 */
-	@Nullable Grant take(long now, List<BufferedGrant> stale) {
+	@Nullable Grant take(long now, long gapNanos, List<BufferedGrant> stale) {
 		this.suspended = false;
 		long handOutNanos = this.leaseNanos / 2;
 		for (BufferedGrant buffered; (buffered = this.grants.poll()) != null;) {
 			if (buffered.canHandOut(now, handOutNanos)) {
+				this.sizing.tookBuffered(buffered.waitedNanos(now));
 				return buffered.handOut(now);
 			}
 			stale.add(buffered);
 		}
+		this.sizing.tookNothing(gapNanos);
 		return null;
+	}
+
+	/** A batch call was answered this long after it was sent. */
+	void roundTrip(long nanos) {
+		this.sizing.roundTrip(nanos);
+	}
+
+	/** How many leases it keeps ahead now. */
+	int targetSize() {
+		return this.sizing.size();
 	}
 
 	/**
@@ -84,7 +101,8 @@ final class LeaseAheadBuffer {
 	 * @return whether the refill may be asked for now
 	 */
 	boolean tookOne(long now, boolean shuttingDown) {
-		if (this.prefetch > 0 && wanted(shuttingDown) >= (this.prefetch + 1) / 2) {
+		int size = this.sizing.size();
+		if (size > 0 && wanted(shuttingDown) >= (size + 1) / 2) {
 			this.refillAsked = true;
 			return now - this.refillAt >= 0;
 		}
@@ -95,7 +113,7 @@ final class LeaseAheadBuffer {
 	 * Keeps a lease no thread waited for, if there is room and asks are not suspended.
 	 */
 	boolean keep(Grant grant, boolean shuttingDown) {
-		if (shuttingDown || this.suspended || this.grants.size() >= this.prefetch) {
+		if (shuttingDown || this.suspended || this.grants.size() >= this.sizing.size()) {
 			return false;
 		}
 		this.grants.add(new BufferedGrant(grant));
@@ -136,7 +154,7 @@ final class LeaseAheadBuffer {
 		if (shuttingDown || this.suspended) {
 			return 0;
 		}
-		return Math.max(0, this.prefetch - this.grants.size() - this.asked);
+		return Math.max(0, this.sizing.size() - this.grants.size() - this.asked);
 	}
 
 	/** Whether a batch asks for leases ahead alone now. */

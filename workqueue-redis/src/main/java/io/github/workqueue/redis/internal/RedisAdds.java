@@ -6,7 +6,12 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Semaphore;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.FairnessKeyExtractor;
@@ -56,6 +61,20 @@ final class RedisAdds<T> {
 
 	private final BooleanSupplier shuttingDown;
 
+	/** The threads that run the scripted adds whose callers do not wait. */
+	private final Executor helpers;
+
+	/**
+	 * Room for scripted adds whose callers do not wait, each on a helper thread until
+	 * answered: a full room makes the next caller wait.
+	 */
+	private final Semaphore scriptedRoom = new Semaphore(SCRIPTED_IN_FLIGHT);
+
+	/**
+	 * The most scripted adds (delayed, rate-limited) an instance runs without waiting.
+	 */
+	static final int SCRIPTED_IN_FLIGHT = 16;
+
 	record Setup<T>(String name, ItemCodec<T> codec, @Nullable RedisQueueMetrics metrics, int defaultPriority,
 			@Nullable FairnessKeyExtractor<? super T> fairness) {
 	}
@@ -63,7 +82,8 @@ final class RedisAdds<T> {
 	/**
 	 * @param shuttingDown whether this instance is shutting down
 	 */
-	RedisAdds(Setup<T> setup, Batcher batcher, ScriptedAdds scripted, BooleanSupplier shuttingDown) {
+	RedisAdds(Setup<T> setup, Batcher batcher, ScriptedAdds scripted, BooleanSupplier shuttingDown, Executor helpers) {
+		this.helpers = helpers;
 		this.name = setup.name();
 		this.codec = setup.codec();
 		this.metrics = setup.metrics();
@@ -137,6 +157,59 @@ final class RedisAdds<T> {
 			this.metrics.added();
 		}
 		return Duration.ofNanos(Math.max(0, made.get(1)) * 1000);
+	}
+
+	/**
+	 * See {@link RedisQueue#addAsync(Object, AddOptions)}: without a delay or
+	 * rate-limiting in the next batch, otherwise on a helper thread.
+	 */
+	CompletionStage<Void> addAsync(T item, AddOptions options) {
+		Objects.requireNonNull(options, "options");
+		String encoded = encode(item);
+		if (droppedAfterShutdown(item)) {
+			return CompletableFuture.completedFuture(null);
+		}
+		if (delayMicros(options.delay()) > 0 || options.isRateLimited()) {
+			return scriptedAsync(() -> add(item, options)).thenApply((delay) -> null);
+		}
+		int priority = options.priorityOr(this.defaultPriority);
+		RedisQueueMetrics counted = this.metrics;
+		return this.batcher.addAsync(this.batcher.request(encoded, priority, fairnessJson(item))).thenApply((made) -> {
+			if (made && counted != null) {
+				counted.added();
+			}
+			return null;
+		});
+	}
+
+	/** See {@link RedisQueue#addAfterAsync}. */
+	CompletionStage<Void> addAfterAsync(T item, Duration delay) {
+		Objects.requireNonNull(item, "item");
+		Objects.requireNonNull(delay, "delay");
+		return scriptedAsync(() -> {
+			addAfter(item, delay);
+			return null;
+		});
+	}
+
+	/** See {@link RedisQueue#addRateLimitedAsync}. */
+	CompletionStage<Duration> addRateLimitedAsync(T item) {
+		Objects.requireNonNull(item, "item");
+		return scriptedAsync(() -> addRateLimited(item));
+	}
+
+	/** Runs a scripted add on a helper thread, once the room has space for it. */
+	private <R> CompletionStage<R> scriptedAsync(Supplier<R> add) {
+		this.scriptedRoom.acquireUninterruptibly();
+		CompletableFuture<R> outcome;
+		try {
+			outcome = CompletableFuture.supplyAsync(add, this.helpers);
+		}
+		catch (RuntimeException ex) {
+			this.scriptedRoom.release();
+			throw ex;
+		}
+		return outcome.whenComplete((result, failure) -> this.scriptedRoom.release());
 	}
 
 	/** See {@link RedisQueue#addAfter}. */

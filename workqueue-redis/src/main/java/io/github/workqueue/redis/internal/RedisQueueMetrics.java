@@ -35,6 +35,8 @@ public final class RedisQueueMetrics {
 
 	private final CounterMetric dropped;
 
+	private final CounterMetric removed;
+
 	private final SettableGaugeMetric unfinishedWork;
 
 	private final SettableGaugeMetric longestRunning;
@@ -68,6 +70,7 @@ public final class RedisQueueMetrics {
 		this.workDuration = provider.newWorkDurationMetric(name);
 		this.retries = provider.newRetriesMetric(name);
 		this.dropped = provider.newDroppedMetric(name, DropReason.ADD_AFTER_SHUTDOWN);
+		this.removed = provider.newDroppedMetric(name, DropReason.REMOVED);
 		this.unfinishedWork = provider.newUnfinishedWorkSecondsMetric(name);
 		this.longestRunning = provider.newLongestRunningProcessorSecondsMetric(name);
 		this.stalls = provider.newStallsMetric(name);
@@ -117,6 +120,11 @@ public final class RedisQueueMetrics {
 
 	void droppedAfterShutdown() {
 		this.dropped.inc();
+	}
+
+	/** {@code remove} took an item out (counted as dropped, reason {@code removed}). */
+	void removed() {
+		this.removed.inc();
 	}
 
 	/**

@@ -26,6 +26,9 @@ import org.jspecify.annotations.Nullable;
  * @param redisTimeMicros the time to use instead of Redis's, or {@code null}
  * @param longestBlock the longest single blocking wait
  * @param prefetch the most leases taken ahead of the threads that wait in get
+ * @param adaptivePrefetch whether as many are taken ahead as the workers use, up to
+ * {@code prefetch}, or always {@code prefetch}
+ * @param asyncAdds the most adds per shard whose callers did not wait for the answer
  * @param metrics where metrics go, or {@code null} for none
  * @param defaultPriority the priority of adds that name none
  * @param fairness the fairness key extractor, or {@code null} for none
@@ -35,7 +38,8 @@ import org.jspecify.annotations.Nullable;
  */
 public record RedisQueueSettings<T>(String name, String prefix, int shards, RedisLink link, ItemCodec<T> codec,
 		String holder, Duration leaseDuration, int maxRedeliveries, RateLimiter<? super T> rateLimiter,
-		@Nullable LongSupplier redisTimeMicros, Duration longestBlock, int prefetch,
-		@Nullable RedisQueueMetrics metrics, int defaultPriority, @Nullable FairnessKeyExtractor<? super T> fairness,
-		Consumer<? super LateDoneOutcome> lateDoneListener, int replicasAck, Duration replicasAckTimeout) {
+		@Nullable LongSupplier redisTimeMicros, Duration longestBlock, int prefetch, boolean adaptivePrefetch,
+		int asyncAdds, @Nullable RedisQueueMetrics metrics, int defaultPriority,
+		@Nullable FairnessKeyExtractor<? super T> fairness, Consumer<? super LateDoneOutcome> lateDoneListener,
+		int replicasAck, Duration replicasAckTimeout) {
 }

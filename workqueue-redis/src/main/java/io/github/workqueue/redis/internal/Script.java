@@ -22,7 +22,7 @@ public enum Script {
 	RESERVE("reserve"), RELEASE("release"), PARK("park"), UNPARK("unpark"), STATS("stats"), IN_FLIGHT("inFlight"),
 	ADD_WITH("addWith"), LEN("len"), LEN_BY_PRIORITY("lenByPriority"), LEN_BY_FAIRNESS_KEY("lenByFairnessKey"),
 	PAUSE("pause"), PAUSED("paused"), DEAD_LETTER("deadLetter"), DEAD_LETTERS("deadLetters"),
-	DROP_DEAD_LETTER("dropDeadLetter");
+	DROP_DEAD_LETTER("dropDeadLetter"), REMOVE("remove");
 
 	private final String name;
 

@@ -78,6 +78,8 @@ public final class LettuceRedisBackend implements RedisBackend, DisposableBean {
 			.maxRedeliveries(settings.redis().maxRedeliveries())
 			.shards(settings.redis().shards())
 			.prefetch(settings.redis().prefetch())
+			.adaptivePrefetch(settings.redis().adaptivePrefetch())
+			.maxAsyncAdds(settings.redis().maxAsyncAdds())
 			.replicasAck(settings.redis().replicasAck())
 			.replicasAckTimeout(settings.redis().replicasAckTimeout())
 			.rateLimiter(rateLimiter)

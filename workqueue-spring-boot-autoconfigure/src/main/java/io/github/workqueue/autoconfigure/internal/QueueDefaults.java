@@ -48,10 +48,16 @@ public final class QueueDefaults {
 	public static final int SHARDS = 1;
 
 	/** As {@code RedisQueueBuilder.DEFAULT_PREFETCH}, which a test checks. */
-	public static final int PREFETCH = 0;
+	public static final int PREFETCH = 64;
 
 	/** As {@code RedisQueueBuilder.MOST_PREFETCH}, which a test checks. */
 	public static final int MOST_PREFETCH = 256;
+
+	/** As {@code RedisQueueBuilder}'s default. */
+	public static final boolean ADAPTIVE_PREFETCH = true;
+
+	/** As {@code RedisQueueBuilder.DEFAULT_MAX_ASYNC_ADDS}, which a test checks. */
+	public static final int MAX_ASYNC_ADDS = 1024;
 
 	public static final int REPLICAS_ACK = 0;
 

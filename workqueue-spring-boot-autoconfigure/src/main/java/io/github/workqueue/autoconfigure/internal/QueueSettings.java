@@ -35,11 +35,14 @@ public record QueueSettings(String name, int workers, @Nullable Integer maxRetri
 	 * @param keyPrefix the first part of the keys' hash tag
 	 * @param shards how many shards the queue is spread over
 	 * @param prefetch the most items an instance leases ahead of its waiting workers
+	 * @param adaptivePrefetch whether as many are leased ahead as the workers use, up to
+	 * prefetch, or always prefetch
+	 * @param maxAsyncAdds the most asynchronous adds unanswered per shard
 	 * @param replicasAck how many replicas confirm each add and done
 	 * @param replicasAckTimeout how long an add or done waits for them
 	 */
 	public record RedisSettings(Duration leaseDuration, int maxRedeliveries, String keyPrefix, int shards, int prefetch,
-			int replicasAck, Duration replicasAckTimeout) {
+			boolean adaptivePrefetch, int maxAsyncAdds, int replicasAck, Duration replicasAckTimeout) {
 
 	}
 

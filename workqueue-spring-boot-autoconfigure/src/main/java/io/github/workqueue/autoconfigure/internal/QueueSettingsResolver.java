@@ -167,6 +167,14 @@ public final class QueueSettingsResolver {
 					"Set how many items an instance may lease ahead of its waiting workers; 0 keeps the "
 							+ "queue's order exact across instances.");
 		}
+		boolean adaptivePrefetch = pick(own.getAdaptivePrefetch(), defaults.getAdaptivePrefetch(),
+				QueueDefaults.ADAPTIVE_PREFETCH);
+		int maxAsyncAdds = pick(own.getMaxAsyncAdds(), defaults.getMaxAsyncAdds(), QueueDefaults.MAX_ASYNC_ADDS);
+		if (maxAsyncAdds < 1) {
+			throw invalid(own.getMaxAsyncAdds(), path, DEFAULTS_PATH, ".max-async-adds", maxAsyncAdds,
+					"must be at least 1",
+					"Set how many asynchronous adds an instance may have unanswered per shard, for example 1024.");
+		}
 		int replicasAck = pick(own.getReplicasAck(), defaults.getReplicasAck(), QueueDefaults.REPLICAS_ACK);
 		if (replicasAck < 0) {
 			throw invalid(own.getReplicasAck(), path, DEFAULTS_PATH, ".replicas-ack", replicasAck,
@@ -181,7 +189,8 @@ public final class QueueSettingsResolver {
 					"Set how long an add or done waits for its replicas, for example 1s; keep it well under "
 							+ "spring.data.redis.timeout.");
 		}
-		return new RedisSettings(lease, maxRedeliveries, prefix, shards, prefetch, replicasAck, replicasAckTimeout);
+		return new RedisSettings(lease, maxRedeliveries, prefix, shards, prefetch, adaptivePrefetch, maxAsyncAdds,
+				replicasAck, replicasAckTimeout);
 	}
 
 	private RateLimiterSpec resolveLimiter(RateLimiterProperties own, String path, boolean inheritsType) {

@@ -196,7 +196,8 @@ class RedisBackendTest {
 	@Test
 	void pausingShouldGiveBackTheItemsTheQueueLeasedAheadOfTheWorkers() {
 		this.runner.withUserConfiguration(BlockingWorkers.class)
-			.withPropertyValues("workers.queue=" + this.queue, "workqueue.queues." + this.queue + ".prefetch=3")
+			.withPropertyValues("workers.queue=" + this.queue, "workqueue.queues." + this.queue + ".prefetch=3",
+					"workqueue.queues." + this.queue + ".adaptive-prefetch=false")
 			.run((context) -> {
 				RedisQueue<OrderKey> orders = (RedisQueue<OrderKey>) this.<OrderKey>queue(context);
 				BlockingWorkers workers = context.getBean(BlockingWorkers.class);

@@ -467,7 +467,8 @@ local function levels()
     return taken, takenPrios
   end
   levelOps = { keysOf = keysOf, activate = activate, gatherAt = gatherAt, fillLeaves = fillLeaves,
-    pop = treePop, useLevels = useLevels, prioritize = prioritize, rootOf = rootOf, turnsOf = turnsOf,
+    pop = treePop, remove = treeRemove, useLevels = useLevels, prioritize = prioritize, rootOf = rootOf,
+    turnsOf = turnsOf,
     childOf = childOf, serveAll = serveAll }
   return levelOps
 end

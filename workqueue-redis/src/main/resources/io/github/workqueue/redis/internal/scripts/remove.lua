@@ -1,0 +1,38 @@
+--@include delays
+-- ARGV: now, item. remove (DESIGN.md, "Remove"): after the due waiting items are promoted (as
+-- every script that changes the queue does first), drops the item's waiting entry, takes it out
+-- of the ready items if it is queued (the FIFO, READY or its fairness tree), and clears its dirty
+-- mark, so that an item in flight is not queued again at its done. An item left with no state
+-- forgets its priority and keys. Returns 1 if it changed anything, 0 if the item was neither
+-- queued, waiting nor dirty in flight.
+local item = ARGV[2]
+promoteDue()
+local removed = 0
+local inFlight = redis.call('HEXISTS', INFLIGHT, item) == 1
+if exists(WAITING) and redis.call('ZREM', WAITING, item) == 1 then
+  redis.call('HDEL', ORDER, item)
+  removed = 1
+end
+if redis.call('HEXISTS', DIRTY, item) == 1 then
+  if not inFlight then
+    if exists(LEVELS) then
+      local ops = levels()
+      ops.remove(tonumber(redis.call('HGET', PRIO, item) or 0), ops.keysOf(redis.call('HGET', FAIR, item)), item)
+    elseif exists(READY) then
+      local code = redis.call('HGET', SEQ, item)
+      if code then
+        redis.call('ZREM', READY, code .. item)
+        redis.call('HDEL', SEQ, item)
+      end
+    else
+      redis.call('LREM', QUEUE, 1, item)
+    end
+  end
+  redis.call('HDEL', DIRTY, item)
+  removed = 1
+end
+if removed == 1 and not inFlight then
+  forgetAttributes({ item })
+end
+flushCounts()
+return removed

@@ -1,0 +1,156 @@
+package io.github.workqueue.redis.failover;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.github.workqueue.core.AddOptions;
+import io.github.workqueue.redis.ItemCodec;
+import io.github.workqueue.redis.RedisQueue;
+import io.github.workqueue.redis.RedisQueueConnection;
+import io.github.workqueue.redis.TestRedis;
+import io.github.workqueue.redis.UnconfirmedAddException;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code addAsync} and its forms: the acknowledgement {@code add} gives, in a stage
+ * completed off the sender thread, with the unanswered adds bounded.
+ */
+class AsyncAddTest {
+
+	private final String name = TestRedis.uniqueName("async-add");
+
+	private final StatefulRedisConnection<String, String> direct = TestRedis.client().connect();
+
+	private FaultProxy proxy;
+
+	private RedisQueue<String> queue;
+
+	@BeforeEach
+	void start() throws Exception {
+		this.proxy = new FaultProxy(RedisURI.create(TestRedis.uri()));
+		this.queue = RedisQueue.builder(this.proxy.connection(Duration.ofMillis(500)), this.name)
+			.maxAsyncAdds(2)
+			.build(ItemCodec.strings());
+		this.queue.add("warm-up");
+		this.queue.done(this.queue.get().orElseThrow());
+	}
+
+	@AfterEach
+	void stop() {
+		this.queue.shutDown();
+		this.proxy.close();
+		this.direct.close();
+	}
+
+	@Test
+	void addsFromOneThreadShouldBeAppliedInTheOrderMadeAndJoinThoseQueued() throws Exception {
+		List<CompletableFuture<Void>> stages = new ArrayList<>();
+		for (int i = 0; i < 200; i++) {
+			stages.add(this.queue.addAsync("item-" + (i % 150)).toCompletableFuture());
+		}
+		CompletableFuture.allOf(stages.toArray(CompletableFuture[]::new)).join();
+
+		assertThat(this.queue.len()).isEqualTo(150);
+		for (int i = 0; i < 150; i++) {
+			String item = this.queue.get().orElseThrow();
+			assertThat(item).isEqualTo("item-" + i);
+			this.queue.done(item);
+		}
+	}
+
+	@Test
+	void theStageShouldCompleteOffTheCallersThreadOnceRedisAnswered() {
+		AtomicReference<Thread> completer = new AtomicReference<>();
+		this.proxy.holdReplies(true);
+		CompletionStage<Void> stage = this.queue.addAsync("a")
+			.whenComplete((ok, failure) -> completer.set(Thread.currentThread()));
+		assertThat(stage.toCompletableFuture()).isNotDone();
+
+		this.proxy.heal();
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> completer.get() != null);
+		assertThat(completer.get()).isNotSameAs(Thread.currentThread());
+		assertThat(completer.get().getName()).as("a helper, not the sender or an event loop")
+			.startsWith("workqueue-redis-helper");
+	}
+
+	@Test
+	void aHeldReplyShouldFailTheStageAsUnconfirmedAndTheAddBeApplied() {
+		this.proxy.holdReplies(true);
+		CompletionStage<Void> stage = this.queue.addAsync("a");
+
+		assertThatThrownBy(() -> stage.toCompletableFuture().join()).isInstanceOf(CompletionException.class)
+			.cause()
+			.isInstanceOf(UnconfirmedAddException.class)
+			.hasMessageContaining("the add of a");
+		this.proxy.heal();
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.queue.len() == 1);
+	}
+
+	@Test
+	void anAddThatRedisRefusedShouldFailTheStageWithoutSayingItMayHaveBeenApplied() {
+		this.direct.sync().set("{workqueue:" + this.name + "}:dirty-since", "not a hash");
+
+		assertThatThrownBy(() -> this.queue.addAsync("a").toCompletableFuture().join())
+			.isInstanceOf(CompletionException.class)
+			.cause()
+			.isInstanceOf(RedisCommandExecutionException.class)
+			.isNotInstanceOf(UnconfirmedAddException.class);
+	}
+
+	@Test
+	void aFullBoundShouldMakeTheNextCallerWaitUntilAnAddIsAnswered() throws Exception {
+		this.proxy.holdReplies(true);
+		this.queue.addAsync("a");
+		this.queue.addAsync("b");
+		CompletableFuture<CompletionStage<Void>> third = CompletableFuture.supplyAsync(() -> this.queue.addAsync("c"));
+
+		await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> !third.isDone());
+		this.proxy.heal();
+
+		CompletionStage<Void> stage = third.get();
+		stage.toCompletableFuture().exceptionally((failure) -> null).join();
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.queue.len() == 3);
+	}
+
+	@Test
+	void delayedAndRateLimitedFormsShouldApplyAsTheirSynchronousOnes() {
+		this.queue.addAfterAsync("later", Duration.ofMinutes(1)).toCompletableFuture().join();
+		this.queue.addAsync("prioritised", AddOptions.priority(5)).toCompletableFuture().join();
+		this.queue.addAsync("delayed", AddOptions.delay(Duration.ofMinutes(1))).toCompletableFuture().join();
+		Duration limited = this.queue.addRateLimitedAsync("limited").toCompletableFuture().join();
+
+		assertThat(limited.isNegative()).isFalse();
+		assertThat(this.queue.waitingLen() + this.queue.len()).isEqualTo(4);
+		assertThat(this.queue.waitingLen()).isGreaterThanOrEqualTo(2);
+	}
+
+	@Test
+	void anAddAfterShutdownShouldBeDroppedAndItsStageCompleteNormally() {
+		this.queue.shutDown();
+
+		assertThat(this.queue.addAsync("late").toCompletableFuture().join()).isNull();
+		assertThat(this.queue.len()).isZero();
+	}
+
+	@Test
+	void argumentsShouldBeCheckedOnTheCallersThread() {
+		assertThatThrownBy(() -> this.queue.addAsync(null)).isInstanceOf(NullPointerException.class);
+		assertThatThrownBy(() -> this.queue.addAfterAsync("a", null)).isInstanceOf(NullPointerException.class);
+	}
+
+}
