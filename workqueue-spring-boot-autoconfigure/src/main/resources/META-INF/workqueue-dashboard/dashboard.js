@@ -17,7 +17,7 @@
 	const message = document.getElementById('message');
 	const updated = document.getElementById('updated');
 	const live = document.getElementById('live');
-	const { leases, instances, deadLetters, filterDeadLetters } = window.workqueueLists(act, writes);
+	const { leases, instances, deadLetters, searchDeadLetters } = window.workqueueLists(act, writes);
 
 	const cards = new Map();
 	const history = new Map();
@@ -124,9 +124,11 @@
 				element('input', { type: 'search', class: 'search', placeholder: 'Search by key',
 					'aria-label': 'Search the dead letters by key', 'data-field': 'dead-letter-search' }),
 				element('div', { 'data-field': 'dead-letter-list' })));
-		section.querySelector('[data-field="dead-letter-search"]').addEventListener('input', () => filterDeadLetters(section));
-		return { section, pause, resume, pauseEverywhere, resumeEverywhere, lastLeases: null, lastParked: null,
-			trouble: 0, deadLetterOffset: 0 };
+		const entry = { section, pause, resume, pauseEverywhere, resumeEverywhere, lastLeases: null, lastParked: null,
+			trouble: 0, deadLetterOffset: 0, deadLetterSearch: '' };
+		section.querySelector('[data-field="dead-letter-search"]').addEventListener('input',
+			() => searchDeadLetters(name, entry));
+		return entry;
 	}
 
 	function set(section, field, value) {

@@ -1,6 +1,6 @@
 // The dashboard's lists in a queue's card: the items in flight (this instance's workers, or
 // every instance's leases on Redis), the instances sharing a Redis queue, and the dead letters,
-// paged, searchable, each with its requeue and drop when the page may write.
+// paged, searched by the server, each with its requeue and drop when the page may write.
 'use strict';
 
 (() => {
@@ -84,10 +84,11 @@
 		}
 
 		// The items that left without success: given up by the workers, and on Redis parked.
-		// The first page of dead letters comes with every read; an older page is read on its
-		// own while it is shown.
+		// The first page of dead letters comes with every read; an older page, or a search
+		// (made by the server, over every dead letter it keeps), is read on its own while it
+		// is shown.
 		function deadLetters(name, entry, queue) {
-			if (entry.deadLetterOffset > 0) {
+			if (entry.deadLetterOffset > 0 || entry.deadLetterSearch) {
 				deadLetterPage(name, entry, entry.deadLetterOffset);
 			}
 			else {
@@ -96,15 +97,28 @@
 		}
 
 		async function deadLetterPage(name, entry, offset) {
+			const search = entry.deadLetterSearch;
 			try {
-				const page = await read('/' + encodeURIComponent(name), '?offset=' + offset);
-				if (entry.deadLetterOffset === offset) {
+				const page = await read('/' + encodeURIComponent(name), '?offset=' + offset
+					+ (search ? '&search=' + encodeURIComponent(search) : ''));
+				if (entry.deadLetterOffset === offset && entry.deadLetterSearch === search) {
 					showDeadLetters(name, entry, page);
 				}
 			}
 			catch (error) {
 				// The next refresh reads it again.
 			}
+		}
+
+		// A new search starts at the newest page; typing waits a moment before it asks.
+		function searchDeadLetters(name, entry) {
+			clearTimeout(entry.searchTimer);
+			entry.searchTimer = setTimeout(() => {
+				entry.deadLetterSearch = entry.section.querySelector('[data-field="dead-letter-search"]').value.trim();
+				entry.deadLetterOffset = 0;
+				entry.lastParked = null;
+				deadLetterPage(name, entry, 0);
+			}, 250);
 		}
 
 		function pager(name, entry, queue, listed) {
@@ -129,15 +143,18 @@
 			const target = entry.section.querySelector('[data-field="dead-letter-list"]');
 			const summary = entry.section.querySelector('[data-section="dead-letters"] summary');
 			const letters = queue.deadLetters || [];
-			summary.textContent = 'Dead letters (' + count(queue.deadLetterCount) + ')';
-			const key = JSON.stringify([queue.deadLettersOffset, queue.deadLetterCount, letters]);
+			const search = entry.deadLetterSearch || '';
+			summary.textContent = 'Dead letters (' + count(queue.deadLetterCount)
+				+ (search ? ' matching “' + search + '”' : '') + ')';
+			const key = JSON.stringify([search, queue.deadLettersOffset, queue.deadLetterCount, letters]);
 			if (key === entry.lastParked) {
 				return;
 			}
 			entry.lastParked = key;
 			if (letters.length === 0 && !queue.deadLettersOffset) {
-				target.replaceChildren(element('p', { class: 'empty' },
-					'No dead letter: nothing was given up' + (queue.shared ? ' or parked.' : '.')));
+				target.replaceChildren(element('p', { class: 'empty', 'data-field': 'dead-letter-empty' }, search
+					? 'No dead letter matches “' + search + '”.'
+					: 'No dead letter: nothing was given up' + (queue.shared ? ' or parked.' : '.')));
 				return;
 			}
 			const headings = ['Item', 'Why', 'Attempts', 'Last error', 'When'];
@@ -165,34 +182,36 @@
 			if (queue.deadLetterCount > letters.length || queue.deadLettersOffset > 0) {
 				parts.push(pager(name, entry, queue, letters.length));
 			}
-			// "*" acts on the first page (the newest), so the bulk actions are offered there.
-			if (writes && !queue.deadLettersOffset) {
+			// The bulk actions act on every dead letter the search matches (all of them
+			// without one), as many as counted here: the server refuses, changing nothing,
+			// if they are no longer those (more came, some left). Offered on the newest page.
+			if (writes && !queue.deadLettersOffset && letters.length > 0) {
+				const chosen = count(queue.deadLetterCount) + ' dead letter' + (queue.deadLetterCount === 1 ? '' : 's')
+					+ ' of ' + name + (search ? ' matching “' + search + '”' : '');
+				const payload = (action) => ({ action, item: '*', search, count: queue.deadLetterCount,
+					newest: letters[0].item });
+				const label = search ? ' the ' + count(queue.deadLetterCount) + ' matching' : ' all '
+					+ count(queue.deadLetterCount);
 				const requeueAll = element('button', { type: 'button', 'data-action': 'requeue-all-dead-letters' },
-					'Requeue all listed');
+					'Requeue' + label);
 				const dropAll = element('button', { type: 'button', class: 'danger', 'data-action': 'drop-all-dead-letters' },
-					'Drop all listed');
-				requeueAll.addEventListener('click', () => act(name, { action: 'requeue-dead-letter', item: '*' },
-					'Requeued the dead letters of ' + name + '.'));
+					'Drop' + label);
+				requeueAll.addEventListener('click', () => {
+					if (window.confirm('Requeue the ' + chosen + '?')) {
+						act(name, payload('requeue-dead-letter'), 'Requeued the ' + chosen + '.');
+					}
+				});
 				dropAll.addEventListener('click', () => {
-					if (window.confirm('Drop every listed dead letter of ' + name + ' for good?')) {
-						act(name, { action: 'drop-dead-letter', item: '*' }, 'Dropped the dead letters of ' + name + '.');
+					if (window.confirm('Drop the ' + chosen + ' for good?')) {
+						act(name, payload('drop-dead-letter'), 'Dropped the ' + chosen + '.');
 					}
 				});
 				parts.push(element('div', { class: 'bulk' }, requeueAll, ' ', dropAll));
 			}
 			target.replaceChildren(...parts);
-			filterDeadLetters(entry.section);
 		}
 
-		// Shows the listed dead letters whose key contains the search, ignoring case.
-		function filterDeadLetters(section) {
-			const wanted = section.querySelector('[data-field="dead-letter-search"]').value.trim().toLowerCase();
-			section.querySelectorAll('[data-field="dead-letter-list"] tr[data-item]').forEach((row) => {
-				row.hidden = wanted !== '' && !row.dataset.item.toLowerCase().includes(wanted);
-			});
-		}
-
-		return { leases, instances, deadLetters, filterDeadLetters };
+		return { leases, instances, deadLetters, searchDeadLetters };
 	}
 
 	window.workqueueLists = lists;

@@ -106,6 +106,14 @@ final class Browser implements AutoCloseable {
 		this.driver.switchTo().alert().accept();
 	}
 
+	/** Accepts the confirmation the page asks, and returns what it asked. */
+	String acceptConfirmationSaying() {
+		org.openqa.selenium.Alert alert = this.driver.switchTo().alert();
+		String text = alert.getText();
+		alert.accept();
+		return text;
+	}
+
 	/** Errors the page logged to the console since the last call. */
 	List<String> consoleErrors() {
 		return this.driver.manage()

@@ -28,6 +28,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import io.github.workqueue.core.DeadLetter;
 import io.github.workqueue.core.DeadLetters;
 import io.github.workqueue.redis.ItemCodec;
 import io.github.workqueue.redis.ParkedItems;
@@ -326,33 +327,81 @@ class DashboardBrowserTest {
 				"DownstreamException: downstream rejects poison-a");
 		assertThat(browser.text("[data-queue=audit] [data-field=deadLetters]")).isEqualTo("2");
 		assertThat(browser.text("[data-queue=audit] [data-section=dead-letters] summary")).contains("(2)");
-		browser.find("[data-queue=audit] [data-field=dead-letter-search]").sendKeys("POISON-B");
+		String search = "[data-queue=audit] [data-field=dead-letter-search]";
+		String summary = "[data-queue=audit] [data-section=dead-letters] summary";
+		browser.find(search).sendKeys("POISON-B");
 		await().ignoreExceptions()
 			.atMost(Duration.ofSeconds(5))
-			.until(() -> !browser.find(first).isDisplayed()
+			.until(() -> browser.findAll(list + " tr[data-item]").size() == 1
 					&& browser.find(list + " tr[data-item='poison-b']").isDisplayed());
+		assertThat(browser.text(summary)).as("the server's count of the matches").contains("(1 matching “POISON-B”)");
 		browser.screenshot(Path.of("target", "dashboard-dead-letters.png"));
-		browser.find("[data-queue=audit] [data-field=dead-letter-search]")
-			.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.BACK_SPACE);
+		browser.find(search).sendKeys("-nothing");
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(5))
+			.until(() -> browser.text(list).equals("No dead letter matches “POISON-B-nothing”."));
+
+		// The bulk drop with a search drops what matches, and nothing else.
+		clear(search);
+		browser.find(search).sendKeys("poison-b");
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(5))
+			.until(() -> browser.text("[data-queue=audit] [data-action=drop-all-dead-letters]")
+				.equals("Drop the 1 matching"));
+		browser.find("[data-queue=audit] [data-action=drop-all-dead-letters]").click();
+		assertThat(browser.acceptConfirmationSaying())
+			.isEqualTo("Drop the 1 dead letter of audit matching “poison-b” for good?");
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(10))
+			.until(() -> browser.text(list).equals("No dead letter matches “poison-b”."));
+		AuditNotifier audit = sample.getBean(AuditNotifier.class);
+		QueueWorkerContainer auditWorkers = sample.getBean(QueueWorkerRegistry.class).getContainer("audit");
+		assertThat(auditWorkers.deadLetters().deadLetters()).extracting(DeadLetter::item).containsExactly("poison-a");
+		clear(search);
 		await().ignoreExceptions().atMost(Duration.ofSeconds(5)).until(() -> browser.find(first).isDisplayed());
 
 		// Requeued, it runs again (and, still rejected, is given up again).
-		AuditNotifier audit = sample.getBean(AuditNotifier.class);
 		browser.find(first + " [data-action=requeue-dead-letter]").click();
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> audit.deadLetters().stream().filter("audit:poison-a"::equals).count() == 2);
-
 		await().ignoreExceptions()
 			.atMost(Duration.ofSeconds(30))
+			.until(() -> browser.findAll(list + " tr[data-item]").size() == 1);
+
+		// With live refresh off, a dead letter that came since is not dropped unseen: the
+		// server refuses the drop of "all 1", and nothing is dropped.
+		browser.find("#live").click();
+		put(sample, "/api/deployments/poison-c", "{\"replicas\":1}");
+		await().atMost(Duration.ofSeconds(30)).until(() -> auditWorkers.deadLetters().deadLetters().size() == 2);
+		assertThat(browser.text("[data-queue=audit] [data-action=drop-all-dead-letters]")).isEqualTo("Drop all 1");
+		browser.find("[data-queue=audit] [data-action=drop-all-dead-letters]").click();
+		assertThat(browser.acceptConfirmationSaying()).isEqualTo("Drop the 1 dead letter of audit for good?");
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(10))
+			.until(() -> browser.text("#message").contains("Nothing was changed"));
+		assertThat(browser.text("#message")).contains("you confirmed 1 dead letter(s) of queue 'audit' (all of them)",
+				"2 match now, the newest poison-c");
+		assertThat(auditWorkers.deadLetters().deadLetters()).as("nothing dropped").hasSize(2);
+		assertThat(browser.consoleErrors()).as("the refusal, and nothing else")
+			.singleElement()
+			.satisfies((error) -> assertThat(error).contains("/actuator/workqueues/audit", "400"));
+		browser.screenshot(Path.of("target", "dashboard-bulk-refused.png"));
+
+		browser.find("#live").click();
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(10))
 			.until(() -> browser.findAll(list + " tr[data-item]").size() == 2);
 		browser.find("[data-queue=audit] [data-action=drop-all-dead-letters]").click();
-		browser.acceptConfirmation();
+		assertThat(browser.acceptConfirmationSaying()).isEqualTo("Drop the 2 dead letters of audit for good?");
 		await().ignoreExceptions()
 			.atMost(Duration.ofSeconds(10))
 			.until(() -> browser.findAll(list + " tr[data-item]").isEmpty());
-		assertThat(sample.getBean(QueueWorkerRegistry.class).getContainer("audit").deadLetters().deadLetters())
-			.isEmpty();
+		assertThat(auditWorkers.deadLetters().deadLetters()).isEmpty();
 		assertThat(browser.consoleErrors()).as("console errors").isEmpty();
+	}
+
+	private static void clear(String css) {
+		browser.find(css).sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.BACK_SPACE);
 	}
 
 	@Test

@@ -162,22 +162,31 @@ public class WorkQueuesEndpoint {
 	}
 
 	public QueueDescriptor changeWorkers(String name, String action, @Nullable String item) {
-		return changeWorkers(name, action, item, null);
+		return changeWorkers(name, action, item, null, null, null, null);
 	}
 
 	/**
 	 * Changes a queue: {@code pause} or {@code resume} this instance's workers;
 	 * {@code pause-everywhere} or {@code resume-everywhere} a Redis queue on every
-	 * instance; {@code requeue-parked} or {@code drop-parked} a parked {@code item}.
+	 * instance; {@code requeue-parked} or {@code drop-parked} a parked {@code item};
+	 * {@code requeue-dead-letter} or {@code drop-dead-letter} a dead letter's
+	 * {@code item}, or with {@code "*"} every dead letter that matches {@code search}
+	 * (all when it is empty), only if they are exactly the {@code count} the operator
+	 * confirmed and the newest of them is still {@code newest}: otherwise nothing is
+	 * changed, and the refusal says how many match now.
 	 * @param name the queue
 	 * @param action what to do
-	 * @param item the parked item, for the parked actions
+	 * @param item the parked item or dead letter, or {@code "*"}
+	 * @param search for {@code "*"}: the text the dead letters' items contain (ignoring
+	 * case), or empty for all
+	 * @param count for {@code "*"}: how many dead letters the operator saw match
+	 * @param newest for {@code "*"}: the item of the newest of them, if given
 	 * @param principal who asks, if known: named as who paused a queue everywhere
 	 * @return the queue, changed
 	 */
 	@WriteOperation
 	public QueueDescriptor changeWorkers(@Selector String name, String action, @Nullable String item,
-			@Nullable Principal principal) {
+			@Nullable String search, @Nullable Integer count, @Nullable String newest, @Nullable Principal principal) {
 		RateLimitingQueue<?> queue = this.queues.getQueue(name);
 		if (queue == null) {
 			throw new InvalidEndpointRequestException("No queue named '" + name + "'", "No such queue");
@@ -187,7 +196,8 @@ public class WorkQueuesEndpoint {
 			return changeParked(name, queue, verb.equals("requeue-parked"), item);
 		}
 		if (verb.equals("requeue-dead-letter") || verb.equals("drop-dead-letter")) {
-			return changeDeadLetters(name, queue, verb.equals("requeue-dead-letter"), item);
+			return changeDeadLetters(name, queue, verb.equals("requeue-dead-letter"), item,
+					new BulkChoice(search, count, newest));
 		}
 		if (verb.equals("pause-everywhere") || verb.equals("resume-everywhere")) {
 			if (!SharedQueueView.isShared(queue)) {
@@ -217,10 +227,24 @@ public class WorkQueuesEndpoint {
 	}
 
 	/**
-	 * Requeues or drops a dead letter, or every one listed when the item is {@code "*"}.
+	 * What an operator chose for a bulk action on dead letters: those matching a search,
+	 * as many as they saw, the newest of them the one they saw.
+	 */
+	private record BulkChoice(@Nullable String search, @Nullable Integer count, @Nullable String newest) {
+
+		String filter() {
+			return (this.search == null || this.search.isBlank()) ? "(all of them)"
+					: "matching '" + this.search.strip() + "'";
+		}
+
+	}
+
+	/**
+	 * Requeues or drops a dead letter, or, when the item is {@code "*"}, exactly the dead
+	 * letters the operator chose ({@link BulkChoice}), or none.
 	 */
 	private QueueDescriptor changeDeadLetters(String name, RateLimitingQueue<?> queue, boolean requeue,
-			@Nullable String item) {
+			@Nullable String item, BulkChoice choice) {
 		QueueWorkerContainer container = this.workers.getContainer(name);
 		DeadLetters<?> letters = (container != null) ? container.deadLetters()
 				: (queue instanceof DeadLetters<?> own) ? own : null;
@@ -234,9 +258,7 @@ public class WorkQueuesEndpoint {
 					"Missing \"item\": send a dead letter's item as listed in deadLetters, or \"*\" for all",
 					"Missing item");
 		}
-		List<String> items = item.equals("*")
-				? letters.deadLetters().stream().limit(MOST_DEAD_LETTERS_LISTED).map(DeadLetter::item).toList()
-				: List.of(item);
+		List<String> items = item.equals("*") ? chosen(name, letters, choice) : List.of(item);
 		boolean any = false;
 		for (String one : items) {
 			any |= requeue ? letters.requeueDeadLetter(one) : letters.dropDeadLetter(one);
@@ -246,6 +268,31 @@ public class WorkQueuesEndpoint {
 					"Item '" + item + "' is not a dead letter of queue '" + name + "'", "Not a dead letter");
 		}
 		return describe(name, queue, null);
+	}
+
+	/**
+	 * The dead letters a bulk action acts on: every one that matches the search, if they
+	 * are as many as the operator confirmed and the newest is the one they saw.
+	 * @throws InvalidEndpointRequestException if the count is missing or the dead letters
+	 * changed since
+	 */
+	private static List<String> chosen(String name, DeadLetters<?> letters, BulkChoice choice) {
+		if (choice.count() == null) {
+			throw new InvalidEndpointRequestException("Missing \"count\": a bulk action (item \"*\") acts on the "
+					+ "dead letters that match \"search\" (all when it is empty) only if they are as many as "
+					+ "\"count\", the number you confirmed", "Missing count");
+		}
+		List<DeadLetter> matching = matching(letters.deadLetters(), choice.search());
+		String newest = matching.isEmpty() ? null : matching.get(0).item();
+		boolean sameNewest = choice.newest() == null || choice.newest().equals(newest);
+		if (matching.size() != choice.count() || !sameNewest) {
+			throw new InvalidEndpointRequestException("Nothing was changed: you confirmed " + choice.count()
+					+ " dead letter(s) of queue '" + name + "' " + choice.filter()
+					+ ((choice.newest() != null) ? ", the newest " + choice.newest() : "") + "; " + matching.size()
+					+ " match now" + ((newest != null) ? ", the newest " + newest : "") + ". Look at the list again.",
+					"Dead letters changed");
+		}
+		return matching.stream().map(DeadLetter::item).toList();
 	}
 
 	private QueueDescriptor changeParked(String name, RateLimitingQueue<?> queue, boolean requeue,

@@ -49,7 +49,8 @@ public class WorkQueuesEndpointWebExtension {
 
 	@WriteOperation
 	public WebEndpointResponse<Object> changeWorkers(@Selector String name, @Nullable String action,
-			@Nullable String item, @Nullable Principal principal) {
+			@Nullable String item, @Nullable String search, @Nullable Integer count, @Nullable String newest,
+			@Nullable Principal principal) {
 		if (!this.delegate.hasQueue(name)) {
 			return notFound(name);
 		}
@@ -57,7 +58,8 @@ public class WorkQueuesEndpointWebExtension {
 			return badRequest("Missing \"action\": send {\"action\": \"pause\"} or {\"action\": \"resume\"}");
 		}
 		try {
-			return new WebEndpointResponse<>(this.delegate.changeWorkers(name, action, item, principal));
+			return new WebEndpointResponse<>(
+					this.delegate.changeWorkers(name, action, item, search, count, newest, principal));
 		}
 		catch (InvalidEndpointRequestException ex) {
 			return badRequest(ex.getMessage());

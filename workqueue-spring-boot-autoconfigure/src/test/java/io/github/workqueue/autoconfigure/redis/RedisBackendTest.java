@@ -26,6 +26,7 @@ import org.springframework.core.NestedExceptionUtils;
 import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
 import io.github.workqueue.autoconfigure.WorkQueueRegistry;
 import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint;
+import io.github.workqueue.autoconfigure.actuate.DeadLetterDescriptor;
 import io.github.workqueue.autoconfigure.actuate.QueueDescriptor;
 import io.github.workqueue.autoconfigure.actuate.SharedDescriptor;
 import io.github.workqueue.autoconfigure.actuate.WorkQueuesHealthIndicator;
@@ -315,7 +316,8 @@ class RedisBackendTest {
 			try {
 				WorkQueuesEndpoint endpoint = new WorkQueuesEndpoint(context.getBean(WorkQueueRegistry.class),
 						context.getBean(QueueWorkerRegistry.class), null);
-				SharedDescriptor paused = endpoint.changeWorkers(this.queue, "pause-everywhere", null, () -> "alice")
+				SharedDescriptor paused = endpoint
+					.changeWorkers(this.queue, "pause-everywhere", null, null, null, null, () -> "alice")
 					.shared();
 				assertThat(paused.pausedEverywhere().by()).isEqualTo("alice through the workqueues endpoint");
 				orders.add("x");
@@ -328,6 +330,38 @@ class RedisBackendTest {
 			finally {
 				other.shutDown();
 			}
+		});
+	}
+
+	@Test
+	void aBulkActionShouldActOnExactlyTheDeadLettersChosenOrOnNone() {
+		this.runner.run((context) -> {
+			RedisQueue<String> orders = (RedisQueue<String>) this.<String>queue(context);
+			for (int i = 1; i <= 5; i++) {
+				orders.deadLetter("poison-" + i, "gave up after max-retries", 4, null);
+			}
+			orders.deadLetter("other-1", "gave up after max-retries", 4, null);
+			WorkQueuesEndpoint endpoint = new WorkQueuesEndpoint(context.getBean(WorkQueueRegistry.class),
+					context.getBean(QueueWorkerRegistry.class), null);
+			QueueDescriptor shown = endpoint.queue(this.queue, "POISON-");
+			assertThat(shown.deadLetterCount()).isEqualTo(5);
+			String newestShown = shown.deadLetters().get(0).item();
+			orders.deadLetter("poison-6", "gave up after max-retries", 4, null);
+
+			assertThatExceptionOfType(InvalidEndpointRequestException.class)
+				.isThrownBy(() -> endpoint.changeWorkers(this.queue, "drop-dead-letter", "*", "POISON-", 5, newestShown,
+						null))
+				.withMessageContaining("Nothing was changed")
+				.withMessageContaining(
+						"you confirmed 5 dead letter(s) of queue '" + this.queue + "' matching 'POISON-'")
+				.withMessageContaining("6 match now, the newest poison-6");
+			assertThat(endpoint.queue(this.queue).deadLetterCount()).as("nothing dropped").isEqualTo(7);
+
+			String newest = endpoint.queue(this.queue, "poison-").deadLetters().get(0).item();
+			assertThat(endpoint.changeWorkers(this.queue, "drop-dead-letter", "*", "poison-", 6, newest, null)
+				.deadLetterCount()).isOne();
+			assertThat(endpoint.queue(this.queue).deadLetters()).extracting(DeadLetterDescriptor::item)
+				.containsExactly("other-1");
 		});
 	}
 
@@ -350,7 +384,11 @@ class RedisBackendTest {
 			assertThat(endpoint.changeWorkers(this.queue, "requeue-dead-letter", "acme.1").deadLetterCount())
 				.isEqualTo(1);
 			assertThat(orders.len()).isEqualTo(1);
-			assertThat(endpoint.changeWorkers(this.queue, "drop-dead-letter", "*").deadLetterCount()).isZero();
+			assertThatExceptionOfType(InvalidEndpointRequestException.class)
+				.isThrownBy(() -> endpoint.changeWorkers(this.queue, "drop-dead-letter", "*"))
+				.withMessageContaining("Missing \"count\"");
+			assertThat(endpoint.changeWorkers(this.queue, "drop-dead-letter", "*", "", 1, "globex.2", null)
+				.deadLetterCount()).isZero();
 			assertThatExceptionOfType(InvalidEndpointRequestException.class)
 				.isThrownBy(() -> endpoint.changeWorkers(this.queue, "drop-dead-letter", "acme.1"))
 				.withMessageContaining("is not a dead letter");
