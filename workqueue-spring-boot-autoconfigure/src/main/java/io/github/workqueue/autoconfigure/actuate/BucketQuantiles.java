@@ -95,8 +95,10 @@ final class BucketQuantiles {
 				return new Estimate(value, lower, upper);
 			}
 		}
+		// Above every bound: only that is known, and it is drawn at the bound ("> 10 s"),
+		// not at the recent maximum, which may be one outlier's.
 		double highest = now.bounds[size - 1];
-		return new Estimate(Math.max(highest, now.max), highest, (now.max > highest) ? now.max : null);
+		return new Estimate(highest, highest, null);
 	}
 
 	/**

@@ -7,10 +7,10 @@ import org.jspecify.annotations.Nullable;
  * shows a range, or "below" and "above" at the edges, rather than a made-up value.
  *
  * @param value the estimate in seconds: interpolated within the bucket, the lowest bound
- * when below it, the recent maximum (or the highest bound) when above every bound
+ * when below it, the highest bound when above every bound (saturated: "more than")
  * @param lower the bucket's lower end in seconds, or {@code null} below the lowest bound
  * @param upper the bucket's upper end in seconds (lowered to the recent maximum), or
- * {@code null} above the highest bound with no maximum known
+ * {@code null} above the highest bound
  */
 public record Estimate(double value, @Nullable Double lower, @Nullable Double upper) {
 

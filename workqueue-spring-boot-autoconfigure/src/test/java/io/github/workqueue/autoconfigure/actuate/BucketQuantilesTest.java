@@ -38,8 +38,9 @@ class BucketQuantilesTest {
 		assertThat(BucketQuantiles.of(now, null, 0.5).value()).isCloseTo(1.25, within(1e-12));
 		assertThat(BucketQuantiles.of(now, null, 0.99).upper()).isEqualTo(1.5);
 		Buckets above = new Buckets(bounds, new double[] { 0, 0, 1 }, 2, 30);
-		assertThat(BucketQuantiles.of(above, null, 0.99)).as("above every bound: up to the maximum")
-			.isEqualTo(new Estimate(30.0, 10.0, 30.0));
+		assertThat(BucketQuantiles.of(above, null, 0.99))
+			.as("above every bound: more than the highest, whatever the maximum")
+			.isEqualTo(new Estimate(10.0, 10.0, null));
 	}
 
 	@Test
@@ -65,7 +66,8 @@ class BucketQuantilesTest {
 		new MicrometerMetricsProvider(registry).newWorkDurationMetric("q").observe(20);
 		Buckets above = BucketQuantiles.buckets(timer);
 		assertThat(above.total()).isEqualTo(2);
-		assertThat(BucketQuantiles.of(above, within, 0.5).value()).isEqualTo(20.0);
+		assertThat(BucketQuantiles.of(above, within, 0.5)).as("saturated at the highest bound")
+			.satisfies((estimate) -> assertThat(estimate.upper()).isNull());
 	}
 
 	@Test
