@@ -11,6 +11,7 @@ import java.util.function.IntFunction;
 import io.github.workqueue.autoconfigure.metrics.MicrometerMetricsProvider;
 import io.github.workqueue.redis.ItemCodec;
 import io.github.workqueue.redis.RedisQueue;
+import io.github.workqueue.redis.RedisQueueBuilder;
 import io.github.workqueue.redis.RedisQueueConnection;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -51,6 +52,14 @@ public final class DefaultsMeasurement {
 	 * Whether each line is followed by its commands per item ({@code -DshowCommands}).
 	 */
 	private static final boolean SHOW_COMMANDS = Boolean.getBoolean("showCommands");
+
+	/**
+	 * The queue's prefetch ({@code -Dprefetch}), fixed unless {@code -Dadaptive=true};
+	 * the builder's default (adaptive, up to 64) when not given.
+	 */
+	private static final Integer PREFETCH = Integer.getInteger("prefetch");
+
+	private static final boolean ADAPTIVE = Boolean.getBoolean("adaptive");
 
 	/** Which runs to make ({@code -Druns}, default all): drain, steady, async. */
 	private static final String RUNS = System.getProperty("runs", "drain,steady,async");
@@ -191,9 +200,12 @@ public final class DefaultsMeasurement {
 	}
 
 	private static RedisQueue<String> queue(RedisClient client, String name) {
-		return RedisQueue.builder(RedisQueueConnection.of(client), name)
-			.metricsProvider(new MicrometerMetricsProvider(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)))
-			.build(ItemCodec.strings());
+		RedisQueueBuilder builder = RedisQueue.builder(RedisQueueConnection.of(client), name)
+			.metricsProvider(new MicrometerMetricsProvider(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)));
+		if (PREFETCH != null) {
+			builder.prefetch(PREFETCH).adaptivePrefetch(ADAPTIVE);
+		}
+		return builder.build(ItemCodec.strings());
 	}
 
 	private static void queueDrain(String uri, int workers) throws InterruptedException {

@@ -77,7 +77,7 @@ final class LeaseAheadBuffer {
 		long handOutNanos = this.leaseNanos / 2;
 		for (BufferedGrant buffered; (buffered = this.grants.poll()) != null;) {
 			if (buffered.canHandOut(now, handOutNanos)) {
-				this.sizing.tookBuffered(buffered.waitedNanos(now));
+				this.sizing.tookBuffered(buffered.waitedNanos(now), gapNanos, this.grants.size());
 				return buffered.handOut(now);
 			}
 			stale.add(buffered);

@@ -88,17 +88,31 @@ final class LeaseAheadSizing {
 	 * an item, or -1 if it had none lately
 	 */
 	void tookNothing(long gapNanos) {
-		if (gapNanos >= 0 && gapNanos < 2 * this.roundTripNanos) {
+		if (quick(gapNanos)) {
 			this.misses++;
 		}
 		counted();
 	}
 
-	/** A take found a lease in the buffer that had waited there {@code waitedNanos}. */
-	void tookBuffered(long waitedNanos) {
+	/**
+	 * A take found a lease in the buffer that had waited there {@code waitedNanos}, and
+	 * left {@code left} behind it: below a quarter of the size, for a quick worker, it
+	 * counts as a miss too, as the refill asked at half came too late to keep the next
+	 * takes from running dry.
+	 * @param gapNanos as for {@link #tookNothing}
+	 */
+	void tookBuffered(long waitedNanos, long gapNanos, int left) {
 		this.hits++;
 		this.waitedNanos += waitedNanos;
+		if (left < this.size / 4 && quick(gapNanos)) {
+			this.misses++;
+		}
 		counted();
+	}
+
+	/** Whether a worker came back sooner than two round trips after its last item. */
+	private boolean quick(long gapNanos) {
+		return gapNanos >= 0 && gapNanos < 2 * this.roundTripNanos;
 	}
 
 	private void counted() {

@@ -74,7 +74,7 @@ class LeaseAheadSizingTest {
 		int[] sizes = new int[4];
 		for (int window = 0; window < sizes.length; window++) {
 			for (int take = 0; take < LeaseAheadSizing.WINDOW; take++) {
-				sizing.tookBuffered(idle);
+				sizing.tookBuffered(idle, -1, 0);
 			}
 			sizes[window] = sizing.size();
 		}
@@ -88,7 +88,7 @@ class LeaseAheadSizingTest {
 		missingWindow(sizing);
 		missingWindow(sizing);
 		for (int take = 0; take < 5 * LeaseAheadSizing.WINDOW; take++) {
-			sizing.tookBuffered(ROUND_TRIP);
+			sizing.tookBuffered(ROUND_TRIP, ROUND_TRIP / 10, 2);
 		}
 		assertThat(sizing.size()).isEqualTo(2);
 	}
@@ -106,11 +106,33 @@ class LeaseAheadSizingTest {
 	}
 
 	@Test
+	void takesThatLeaveTheBufferUnderAQuarterFullCountAsMissesForQuickWorkers() {
+		LeaseAheadSizing sizing = new LeaseAheadSizing(64, true);
+		sizing.roundTrip(ROUND_TRIP);
+		for (int window = 0; window < 4; window++) {
+			missingWindow(sizing);
+		}
+		assertThat(sizing.size()).isEqualTo(8);
+		for (int take = 0; take < LeaseAheadSizing.WINDOW; take++) {
+			sizing.tookBuffered(ROUND_TRIP, ROUND_TRIP / 10, 1);
+		}
+		assertThat(sizing.size()).as("one left of eight: the refill came late").isEqualTo(16);
+		for (int take = 0; take < LeaseAheadSizing.WINDOW; take++) {
+			sizing.tookBuffered(ROUND_TRIP, 3 * ROUND_TRIP, 1);
+		}
+		assertThat(sizing.size()).as("a slow worker's takes are no misses").isEqualTo(16);
+		for (int take = 0; take < LeaseAheadSizing.WINDOW; take++) {
+			sizing.tookBuffered(ROUND_TRIP, ROUND_TRIP / 10, 8);
+		}
+		assertThat(sizing.size()).as("half left: enough").isEqualTo(16);
+	}
+
+	@Test
 	void aSizingThatIsNotAdaptiveStaysAtTheBound() {
 		LeaseAheadSizing sizing = new LeaseAheadSizing(16, false);
 		sizing.roundTrip(ROUND_TRIP);
 		for (int take = 0; take < 4 * LeaseAheadSizing.WINDOW; take++) {
-			sizing.tookBuffered(100 * ROUND_TRIP);
+			sizing.tookBuffered(100 * ROUND_TRIP, -1, 0);
 		}
 		assertThat(sizing.size()).isEqualTo(16);
 	}
