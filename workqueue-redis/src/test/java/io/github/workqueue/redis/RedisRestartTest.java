@@ -14,6 +14,8 @@ import io.github.workqueue.core.FairnessKeyExtractor;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.WorkQueue;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import redis.embedded.RedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * A Redis with an append-only file, fsynced on every write, restarted while instances use
@@ -126,6 +129,57 @@ class RedisRestartTest {
 			.containsExactly("c/1", "a/3", "b/2", "a/1", "b/1", "a/2", "d/1");
 		assertThat(drain(after)).as("the order after the restart").isEqualTo(expected);
 		after.shutDown();
+	}
+
+	/**
+	 * After an outage long enough for Lettuce's reconnect backoff to reach many seconds
+	 * (15 s: its tries come 8 and 16 s apart by then), the queue is served again within a
+	 * few seconds of Redis answering, not at Lettuce's next try (about 17 s later).
+	 */
+	@Test
+	void aLongOutageShouldEndForTheQueueSoonAfterRedisAnswersAgain() throws Exception {
+		RedisClient quick = RedisClient.create(RedisURI.builder()
+			.withHost("127.0.0.1")
+			.withPort(this.port)
+			.withTimeout(Duration.ofSeconds(1))
+			.build());
+		RedisQueue<String> queue = RedisQueue.builder(RedisQueueConnection.of(quick), "restart-reconnect")
+			.holder("a")
+			.build(ItemCodec.strings());
+		queue.add("before");
+		this.server.stop();
+		long outageEnds = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+		while (System.nanoTime() - outageEnds < 0) {
+			// A producer that keeps trying, as the application's would.
+			assertThatExceptionOfType(RedisException.class).isThrownBy(() -> queue.add("during"));
+			Thread.sleep(200);
+		}
+		this.server = start(this.port, this.data);
+		long restarted = System.nanoTime();
+		long served = -1;
+		while (System.nanoTime() - restarted < TimeUnit.SECONDS.toNanos(30)) {
+			try {
+				queue.add("after");
+				served = System.nanoTime();
+				break;
+			}
+			catch (RedisException ex) {
+				Thread.sleep(50);
+			}
+		}
+		assertThat(served).as("an add succeeded within 30 s of the restart").isPositive();
+		Duration recovered = Duration.ofNanos(served - restarted);
+		System.out.println("Redis down 20 s, then an add succeeded " + recovered.toMillis() + " ms after the restart");
+		assertThat(recovered).as("served again well before Lettuce's next reconnect try")
+			.isLessThan(Duration.ofSeconds(8));
+		List<String> queued = new ArrayList<>();
+		for (String item; (item = queue.get(Duration.ZERO).orElse(null)) != null;) {
+			queued.add(item);
+			queue.done(item);
+		}
+		assertThat(queued).contains("before", "after");
+		queue.shutDown();
+		quick.shutdown();
 	}
 
 	/** Adds at three priorities over four tenants, one add raising a queued item. */

@@ -38,10 +38,16 @@ import org.jspecify.annotations.Nullable;
  * ({@link WakeHints}) use connections of their own.
  *
  * <p>
+ * A standalone (or Sentinel) shared connection that Lettuce reports lost is replaced by a
+ * new connect, tried by the requests that come while it stays lost ({@link #replacedOr}),
+ * so that the queues are served again as soon as Redis answers, where Lettuce's own
+ * reconnect backs off to 30 seconds between tries.
+ *
+ * <p>
  * Thread-safe. Every wait for Redis here is bounded: a reply by the connection's command
  * timeout, a connect by the {@link Connector}'s bound. The monitor guards the shared
- * connection's opening and closing only; it is never held across I/O or a wait, and no
- * Lettuce callback takes it.
+ * connection's opening, replacement and closing only; it is never held across I/O or a
+ * wait, and no Lettuce callback takes it.
  */
 public final class RedisLink implements AutoCloseable {
 
@@ -51,8 +57,30 @@ public final class RedisLink implements AutoCloseable {
 
 	private final Function<StatefulConnection<String, String>, RedisListAsyncCommands<String, String>> lists;
 
-	/** Guarded by this object's monitor, which is never held across I/O or a wait. */
-	private @Nullable StatefulConnection<String, String> shared;
+	/**
+	 * How long a request waits for the replacement of a lost shared connection
+	 * ({@link #replacedOr}) before it goes on the lost one.
+	 */
+	static final long REPLACEMENT_WAIT_MILLIS = 200;
+
+	/**
+	 * Written under this object's monitor, which is never held across I/O or a wait; read
+	 * without it to ask whether it is open.
+	 */
+	private volatile @Nullable StatefulConnection<String, String> shared;
+
+	/**
+	 * Whether a shared connection that Lettuce reports lost is replaced by a new connect
+	 * rather than left to Lettuce's reconnect, whose backoff grows to 30 seconds (a
+	 * standalone or Sentinel client; a cluster's connection reconnects node by node).
+	 */
+	private final boolean replacesLost;
+
+	/**
+	 * The replacement connect under way, done once its connection was taken or dropped;
+	 * guarded by the monitor.
+	 */
+	private @Nullable CompletableFuture<Void> replacement;
 
 	private volatile @Nullable LinkCommands commands;
 
@@ -68,22 +96,29 @@ public final class RedisLink implements AutoCloseable {
 	private final ScriptCalls scripts = new ScriptCalls();
 
 	private RedisLink(Connector connector, Function<StatefulConnection<String, String>, LinkCommands> commands,
-			Function<StatefulConnection<String, String>, RedisListAsyncCommands<String, String>> lists) {
+			Function<StatefulConnection<String, String>, RedisListAsyncCommands<String, String>> lists,
+			boolean replacesLost) {
 		this.connector = connector;
+		this.replacesLost = replacesLost;
 		this.commandsOf = commands;
 		this.lists = lists;
 	}
 
 	/**
 	 * The shared connection's commands, connecting on first use so that an application
-	 * can start while Redis is down (Lettuce reconnects on its own once connected). The
-	 * connect runs on a {@link Connector} thread; callers wait for it at most the
-	 * connector's bound, and callers that come meanwhile wait for the same connect.
+	 * can start while Redis is down (once connected, Lettuce reconnects on its own, and a
+	 * lost connection is also replaced, see {@link #replacedOr}). The connect runs on a
+	 * {@link Connector} thread; callers wait for it at most the connector's bound, and
+	 * callers that come meanwhile wait for the same connect.
 	 * @throws io.lettuce.core.RedisConnectionException while Redis cannot be reached
 	 */
 	private LinkCommands commands() {
 		LinkCommands current = this.commands;
 		if (current != null) {
+			StatefulConnection<String, String> connection = this.shared;
+			if (this.replacesLost && connection != null && !connection.isOpen()) {
+				return replacedOr(current);
+			}
 			return current;
 		}
 		CompletableFuture<LinkCommands> connect;
@@ -139,6 +174,73 @@ public final class RedisLink implements AutoCloseable {
 		throw new RedisConnectionException("The Redis queue connection is closed");
 	}
 
+	/**
+	 * While the shared connection is lost, connects anew (one connect at a time) and
+	 * waits for it up to {@link #REPLACEMENT_WAIT_MILLIS}, so that the queues are served
+	 * again as soon as Redis answers, where Lettuce's own reconnect waits ever longer
+	 * between tries (up to 30 seconds, the client's reconnect delay). While Redis does
+	 * not answer the connect fails at once (or at the wait), and the request goes on the
+	 * lost connection, to fail or be answered as before.
+	 * @param lost the lost connection's commands
+	 * @return the replacement's commands, or {@code lost}
+	 */
+	private LinkCommands replacedOr(LinkCommands lost) {
+		CompletableFuture<Void> connecting;
+		synchronized (this) {
+			StatefulConnection<String, String> connection = this.shared;
+			if (this.closed || connection == null || connection.isOpen()) {
+				return (this.commands != null) ? this.commands : lost;
+			}
+			if (this.replacement == null) {
+				CompletableFuture<Void> started = this.connector.connect()
+					.handle((opened, failure) -> replaced(opened));
+				this.replacement = started.isDone() ? null : started;
+				connecting = started;
+			}
+			else {
+				connecting = this.replacement;
+			}
+		}
+		try {
+			connecting.get(REPLACEMENT_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			// Not replaced yet: the lost connection it is.
+		}
+		LinkCommands now = this.commands;
+		return (now != null) ? now : lost;
+	}
+
+	/**
+	 * Takes a replacement connection, on the connector's thread, if the shared one is
+	 * still lost, and closes the lost one (what it held for Lettuce's reconnect was asked
+	 * while Redis did not answer, and fails now rather than at its timeout); otherwise
+	 * (Lettuce reconnected meanwhile, or the link closed) closes the new one.
+	 */
+	private @Nullable Void replaced(@Nullable StatefulConnection<String, String> connection) {
+		StatefulConnection<String, String> unused;
+		synchronized (this) {
+			this.replacement = null;
+			if (connection == null) {
+				return null;
+			}
+			StatefulConnection<String, String> lost = this.shared;
+			if (this.closed || lost == null || lost.isOpen()) {
+				unused = connection;
+			}
+			else {
+				this.shared = connection;
+				this.commands = this.commandsOf.apply(connection);
+				unused = lost;
+			}
+		}
+		unused.closeAsync();
+		return null;
+	}
+
 	private synchronized void connectEnded(CompletableFuture<LinkCommands> connect) {
 		if (this.opening == connect) {
 			this.opening = null;
@@ -155,7 +257,7 @@ public final class RedisLink implements AutoCloseable {
 					typed.async(), typed.async(), sync, sync,
 					(key, replicas, millis) -> typed.async().waitForReplication(replicas, millis).toCompletableFuture(),
 					connection.getTimeout());
-		}, (connection) -> ((StatefulRedisConnection<String, String>) connection).async());
+		}, (connection) -> ((StatefulRedisConnection<String, String>) connection).async(), true);
 	}
 
 	public static RedisLink cluster(RedisClusterClient client) {
@@ -166,7 +268,7 @@ public final class RedisLink implements AutoCloseable {
 					typed.async(), typed.async(), sync, sync,
 					(key, replicas, millis) -> ClusterRouting.waitOnMasterOf(typed, key, replicas, millis),
 					connection.getTimeout());
-		}, (connection) -> ((StatefulRedisClusterConnection<String, String>) connection).async());
+		}, (connection) -> ((StatefulRedisClusterConnection<String, String>) connection).async(), false);
 	}
 
 	/**
