@@ -26,7 +26,8 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * After a batch answered the dones of threads that took their lease themselves, the next
  * batch waits for those threads, until each has asked again or {@link #LINGER_NANOS}
- * passed, to carry their requests together (most ask for their next item at once).
+ * passed, to carry their requests together (most ask for their next item at once); unless
+ * an add whose caller waits for it is pending, which the linger would hold.
  *
  * <p>
  * <b>Concurrency.</b> The state it shares with the callers (the pending requests, the
@@ -268,7 +269,11 @@ final class BatchSender {
 					return new Work(this.flights.takeLanded(), null);
 				}
 				boolean ready = sendable(now);
-				lingerNanos = (this.awaited.isEmpty()) ? 0 : this.lingerUntil - now;
+				// No linger while a caller waits for an add and takers wait
+				// already: their asks ride in this batch, and a linger would hold
+				// that caller.
+				lingerNanos = (this.awaited.isEmpty() || (this.pending.hasAwaitedAdds() && this.asks.any())) ? 0
+						: this.lingerUntil - now;
 				this.lingering = ready && lingerNanos > 0;
 				if (ready && lingerNanos <= 0) {
 					return new Work(List.of(), nextBatch(now));

@@ -36,6 +36,9 @@ final class PendingRequests {
 
 	private final long[] backoffNanos;
 
+	/** How many of the pending adds have a caller that waits for the answer. */
+	private int awaitedAdds;
+
 	PendingRequests(int shards, long start) {
 		List<ArrayDeque<BatchRequest.Add>> addQueues = new ArrayList<>(shards);
 		List<ArrayDeque<BatchRequest.Done>> doneQueues = new ArrayList<>(shards);
@@ -60,6 +63,17 @@ final class PendingRequests {
 			request.after = threadsLastDone;
 		}
 		this.adds.get(request.shard).add(request);
+		if (request.async == null) {
+			this.awaitedAdds++;
+		}
+	}
+
+	/**
+	 * Whether a pending add's caller waits for its answer: then a batch does not linger
+	 * for the workers' asks, which would hold that caller.
+	 */
+	boolean hasAwaitedAdds() {
+		return this.awaitedAdds > 0;
 	}
 
 	void done(BatchRequest.Done request) {
@@ -113,7 +127,7 @@ final class PendingRequests {
 			}
 		}
 		if (!held) {
-			return takeUpTo(pending);
+			return counted(takeUpTo(pending));
 		}
 		List<BatchRequest.Add> taken = new ArrayList<>();
 		List<BatchRequest.Add> kept = new ArrayList<>();
@@ -126,6 +140,16 @@ final class PendingRequests {
 			}
 		}
 		pending.addAll(kept);
+		return counted(taken);
+	}
+
+	/** Counts out the awaited adds taken for a part. */
+	private List<BatchRequest.Add> counted(List<BatchRequest.Add> taken) {
+		for (BatchRequest.Add add : taken) {
+			if (add.async == null) {
+				this.awaitedAdds--;
+			}
+		}
 		return taken;
 	}
 

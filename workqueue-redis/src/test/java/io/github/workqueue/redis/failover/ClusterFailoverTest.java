@@ -5,6 +5,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.zip.CRC32;
 
 import io.lettuce.core.cluster.ClusterClientOptions;
@@ -52,7 +55,19 @@ class ClusterFailoverTest {
 
 	@AfterEach
 	void shutDown() {
-		this.clients.forEach(RedisClusterClient::shutdown);
+		for (RedisClusterClient client : this.clients) {
+			// Bounded: a client with a node that was killed can wait without end for that
+			// node's connection to close.
+			try {
+				client.shutdownAsync(0, 2, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS);
+			}
+			catch (TimeoutException | ExecutionException ex) {
+				System.out.println("A cluster client did not shut down: " + ex);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
 	}
 
 	@ParameterizedTest(name = "replicas-ack {0}")
