@@ -235,11 +235,15 @@
 		deadLetters(name, entry, queue);
 		markStale(section, unreachable ? unreachable + ': queue-wide figures stale since '
 			+ clock(shared.unreachableSinceMillis) : null);
-		const problem = trouble(queue, history.get(name) || []);
+		const problem = trouble(queue, history.get(name) || [], deadLettersGrowing(entry, queue.deadLetterCount));
 		entry.trouble = problem ? 1 : 0;
 		// An outage is named by the state badge already: the health badge only says trouble.
-		set(section, 'health', problem === state ? 'trouble' : (problem || 'healthy'));
-		section.querySelector('[data-field="health"]').dataset.health = problem ? 'trouble' : 'healthy';
+		// Dead letters kept are not health, but not "healthy" either: they need a look.
+		const kept = queue.deadLetterCount > 0;
+		set(section, 'health', problem === state ? 'trouble'
+			: (problem || (kept ? count(queue.deadLetterCount) + ' dead letter' + (queue.deadLetterCount === 1 ? '' : 's')
+				: 'healthy')));
+		section.querySelector('[data-field="health"]').dataset.health = problem ? 'trouble' : (kept ? 'attention' : 'healthy');
 		section.dataset.health = problem ? 'trouble' : 'healthy';
 	}
 
@@ -255,7 +259,17 @@
 	}
 
 	// What is wrong with a queue, from its figures and its recent depth, or null.
-	function trouble(queue, samples) {
+	// Whether the queue's dead letters grew over the last few reads (about 10 seconds).
+	function deadLettersGrowing(entry, deadLetters) {
+		const seen = entry.deadLettersSeen || (entry.deadLettersSeen = []);
+		seen.push(deadLetters || 0);
+		if (seen.length > 6) {
+			seen.shift();
+		}
+		return seen.length >= 2 && seen[seen.length - 1] > seen[0];
+	}
+
+	function trouble(queue, samples, deadLettersGrow) {
 		const shared = queue.shared;
 		const workers = queue.workers;
 		if (shared && shared.unreachable) {
@@ -268,6 +282,9 @@
 		if (workers && workers.stuckAfterSeconds !== null && workers.stuckAfterSeconds !== undefined
 			&& workers.processing > 0 && workers.longestRunningSeconds >= workers.stuckAfterSeconds) {
 			return 'stuck item';
+		}
+		if (deadLettersGrow) {
+			return 'dead letters growing';
 		}
 		const paused = (shared && shared.pausedEverywhere) || (workers && workers.paused);
 		if (paused && queue.depth > 0) {
@@ -297,11 +314,19 @@
 		history.set(name, kept);
 	}
 
-	// Every card's figures are as of the last read that answered.
+	// Every card's figures are as of the last read that answered, and its state and
+	// health are not known: no badge stays green for an application that does not answer.
 	function staleAll() {
-		const why = lastRead === null ? 'not read yet' : 'stale since ' + clock(lastRead);
+		const why = lastRead === null ? 'no answer yet' : 'no answer since ' + clock(lastRead);
 		for (const entry of cards.values()) {
 			markStale(entry.section, why);
+			const state = entry.section.querySelector('[data-field="state"]');
+			state.textContent = 'no answer';
+			state.dataset.state = 'unreachable';
+			const health = entry.section.querySelector('[data-field="health"]');
+			health.textContent = 'unknown';
+			health.dataset.health = 'unknown';
+			entry.section.dataset.health = 'unknown';
 		}
 		updated.textContent = why;
 	}

@@ -326,6 +326,9 @@ class DashboardBrowserTest {
 		assertThat(browser.text(first)).contains("gave up after max-retries", "4",
 				"DownstreamException: downstream rejects poison-a");
 		assertThat(browser.text("[data-queue=audit] [data-field=deadLetters]")).isEqualTo("2");
+		assertThat(browser.text("[data-queue=audit] [data-field=health]")).as("dead letters are not healthy")
+			.isIn("dead letters growing", "2 dead letters");
+		assertThat(browser.attribute("[data-queue=audit] [data-field=health]", "data-health")).isNotEqualTo("healthy");
 		assertThat(browser.text("[data-queue=audit] [data-section=dead-letters] summary")).contains("(2)");
 		String search = "[data-queue=audit] [data-field=dead-letter-search]";
 		String summary = "[data-queue=audit] [data-section=dead-letters] summary";
@@ -504,6 +507,27 @@ class DashboardBrowserTest {
 		finally {
 			server.stop();
 		}
+	}
+
+	@Test
+	void anApplicationThatStopsAnsweringShouldShowNoGreenBadgeButSinceWhenItIsSilent() throws Exception {
+		ConfigurableApplicationContext sample = start();
+		browser.open(url(sample, PAGE));
+		String deployments = "[data-queue=deployments] ";
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(15))
+			.until(() -> browser.text(deployments + "[data-field=state]").equals("running"));
+
+		sample.close();
+		await().ignoreExceptions()
+			.atMost(Duration.ofSeconds(20))
+			.until(() -> browser.text(deployments + "[data-field=state]").equals("no answer"));
+		assertThat(browser.text(deployments + "[data-field=health]")).isEqualTo("unknown");
+		assertThat(browser.text(deployments + "[data-field=stale]")).startsWith("no answer since ");
+		assertThat(browser.findAll("[data-state=running], [data-health=healthy]")).as("green badges").isEmpty();
+		assertThat(browser.find(deployments + "[data-action=pause]").isEnabled()).isFalse();
+		browser.screenshot(Path.of("target", "dashboard-no-answer.png"));
+		browser.consoleErrors();
 	}
 
 	@Test
