@@ -47,10 +47,20 @@
 		{ key: 'oldestReadySeconds', label: 'oldest ready', color: '#b45309' },
 	];
 
+	// An error stays until the next read or write that succeeds; a success clears after
+	// a few seconds.
+	let messageTimer;
+
 	function show(text, kind) {
+		clearTimeout(messageTimer);
 		message.textContent = text;
 		message.dataset.kind = kind;
 		message.hidden = false;
+		if (kind === 'ok') {
+			messageTimer = setTimeout(() => {
+				message.hidden = true;
+			}, 10000);
+		}
 	}
 
 	// Writes through the endpoint, then says how it went and reads again.

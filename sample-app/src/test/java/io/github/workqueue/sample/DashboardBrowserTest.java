@@ -159,7 +159,8 @@ class DashboardBrowserTest {
 		await().ignoreExceptions()
 			.atMost(Duration.ofSeconds(10))
 			.until(() -> browser.text("[data-queue=deployments] [data-field=state]").equals("running"));
-		assertThat(browser.text("#message")).contains("Resumed the workers of deployments");
+		// The success banner clears after a while: its text stays in the page.
+		assertThat(browser.attribute("#message", "textContent")).contains("Resumed the workers of deployments");
 		assertThat(browser.consoleErrors()).as("console errors").isEmpty();
 	}
 
@@ -190,7 +191,7 @@ class DashboardBrowserTest {
 		await().ignoreExceptions().atMost(Duration.ofSeconds(10)).until(() -> !browser.findAll(poison).isEmpty());
 		browser.find(stuck + " [data-action=requeue-dead-letter]").click();
 		await().ignoreExceptions().atMost(Duration.ofSeconds(10)).until(() -> browser.findAll(stuck).isEmpty());
-		assertThat(browser.text("#message")).contains("Requeued acme.stuck in deployments");
+		assertThat(browser.attribute("#message", "textContent")).contains("Requeued acme.stuck in deployments");
 		assertThat(browser.text("[data-queue=deployments] [data-field=depth]")).isEqualTo("1");
 
 		browser.find("[data-queue=deployments] [data-action=resume]").click();
@@ -385,6 +386,7 @@ class DashboardBrowserTest {
 		assertThat(browser.text("#message")).contains("you confirmed 1 dead letter(s) of queue 'audit' (all of them)",
 				"2 match now, the newest poison-c");
 		assertThat(auditWorkers.deadLetters().deadLetters()).as("nothing dropped").hasSize(2);
+		assertThat(browser.attribute("#message", "data-kind")).as("an error stays").isEqualTo("error");
 		assertThat(browser.consoleErrors()).as("the refusal, and nothing else")
 			.singleElement()
 			.satisfies((error) -> assertThat(error).contains("/actuator/workqueues/audit", "400"));
@@ -400,6 +402,9 @@ class DashboardBrowserTest {
 			.atMost(Duration.ofSeconds(10))
 			.until(() -> browser.findAll(list + " tr[data-item]").isEmpty());
 		assertThat(auditWorkers.deadLetters().deadLetters()).isEmpty();
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> browser.attribute("#message", "data-kind").equals("ok")
+					&& !browser.find("#message").isDisplayed());
 		assertThat(browser.consoleErrors()).as("console errors").isEmpty();
 	}
 
