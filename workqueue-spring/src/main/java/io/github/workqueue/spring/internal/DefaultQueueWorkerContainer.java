@@ -85,6 +85,9 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	/** What becomes of an item after the method, and the counts of each outcome. */
 	private final OutcomeHandler outcomes;
 
+	/** Logs failed outcomes, a run of alike ones without a stack trace per item. */
+	private final OutcomeFailureLog failureLog = new OutcomeFailureLog(logger, System::nanoTime);
+
 	private final LongAdder replacedWorkers = new LongAdder();
 
 	/** Taking items, and giving up on them at shutdown. */
@@ -225,11 +228,14 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	private void process(WorkerSlot slot, Object item, int priority) {
 		try {
 			handle(slot, item, priority);
+			this.failureLog.succeeded();
 		}
 		catch (Throwable ex) {
 			// Also what a limiter bean or an event listener throws, checked or not: the
-			// worker must survive it.
-			logger.error("Queue '" + queueName() + "': handling the outcome of item '" + item + "' failed", ex);
+			// worker must survive it. Through an outage every item fails alike: one
+			// stack trace for the run.
+			this.failureLog.failed("Queue '" + queueName() + "': handling the outcome of item '" + item + "' failed",
+					ex);
 		}
 		finally {
 			try {
