@@ -107,25 +107,25 @@ abstract class BatchRequest {
 		final @Nullable CompletableFuture<Boolean> async;
 
 		Add(int shard, String encoded) {
-			this(shard, encoded, null, "");
+			this(shard, encoded, null, "", null);
 		}
 
 		Add(int shard, String encoded, @Nullable String priority, String keys) {
 			this(shard, encoded, priority, keys, null);
 		}
 
-		private Add(int shard, String encoded, @Nullable String priority, String keys,
+		/**
+		 * @param priority the add's priority, or null for a plain add
+		 * @param keys the item's fairness keys as JSON, or empty
+		 * @param async the caller's outcome if it does not wait, or null
+		 */
+		Add(int shard, String encoded, @Nullable String priority, String keys,
 				@Nullable CompletableFuture<Boolean> async) {
 			this.shard = shard;
 			this.encoded = encoded;
 			this.priority = priority;
 			this.keys = keys;
 			this.async = async;
-		}
-
-		/** The same add for a caller that does not wait for it. */
-		Add withoutWaiting() {
-			return new Add(this.shard, this.encoded, this.priority, this.keys, new CompletableFuture<>());
 		}
 
 		boolean isPlain() {

@@ -169,44 +169,44 @@ final class Batcher {
 	 * @throws RedisException if the batch failed or no answer came in time
 	 */
 	boolean add(BatchRequest.Add request) {
+		queue(request);
+		return answer(request, this.link.requestBound().toNanos());
+	}
+
+	/**
+	 * Queues an add for its shard's next part, after the calling thread's done without
+	 * waiting, and wakes the sender.
+	 */
+	private void queue(BatchRequest.Add request) {
 		BatchRequest.Done deferred = this.lastDeferred.get();
 		synchronized (this) {
 			this.pending.add(request, deferred);
 			this.sender.arrived();
 			this.sender.wakeFor(request.shard);
 		}
-		return answer(request, this.link.requestBound().toNanos());
 	}
 
 	/**
 	 * Adds an item in the next batch without waiting for Redis's answer. The caller waits
 	 * only while its shard has as many adds unanswered as the bound allows
 	 * (back-pressure).
-	 * @param request the add, made with {@link #request}
+	 * @param priority the add's priority
+	 * @param keys the item's fairness keys as JSON, or empty
 	 * @return whether the add made the item dirty, completed off the sender thread; or
 	 * the add's failure: an {@link UnconfirmedAddException} if no answer came within
 	 * {@link RedisLink#requestBound()}
 	 */
-	CompletableFuture<Boolean> addAsync(BatchRequest.Add request) {
-		BatchRequest.Add unwaited = request.withoutWaiting();
-		CompletableFuture<Boolean> outcome = unwaited.async;
+	CompletableFuture<Boolean> addAsync(String encoded, int priority, String keys) {
+		BatchRequest.Add request = request(encoded, priority, keys, new CompletableFuture<>());
+		CompletableFuture<Boolean> outcome = request.async;
 		Semaphore room = this.asyncRoom.get(request.shard);
 		room.acquireUninterruptibly();
 		outcome.whenComplete((made, failure) -> room.release());
-		BatchRequest.Done deferred = this.lastDeferred.get();
-		synchronized (this) {
-			this.pending.add(unwaited, deferred);
-			this.sender.arrived();
-			this.sender.wakeFor(unwaited.shard);
-		}
+		queue(request);
 		long bound = this.link.requestBound().toNanos();
-		return outcome.orTimeout(bound, TimeUnit.NANOSECONDS).exceptionallyCompose((failure) -> {
-			if (failure instanceof TimeoutException) {
-				return CompletableFuture.failedFuture(new UnconfirmedAddException(this.name, request.encoded,
-						"no answer from Redis within " + TimeUnit.NANOSECONDS.toMillis(bound) + " ms", null));
-			}
-			return CompletableFuture.failedFuture(failure);
-		});
+		return outcome.orTimeout(bound, TimeUnit.NANOSECONDS)
+			.exceptionallyCompose((failure) -> CompletableFuture
+				.failedFuture((failure instanceof TimeoutException) ? unanswered(encoded, bound) : failure));
 	}
 
 	/**
@@ -244,16 +244,25 @@ final class Batcher {
 	 * @param keys the item's fairness keys as JSON, or empty
 	 */
 	BatchRequest.Add request(String encoded, int priority, String keys) {
-		int shard = this.shards.of(encoded);
-		return (priority == 0 && keys.isEmpty()) ? new BatchRequest.Add(shard, encoded)
-				: new BatchRequest.Add(shard, encoded, Integer.toString(priority), keys);
+		return request(encoded, priority, keys, null);
+	}
+
+	private BatchRequest.Add request(String encoded, int priority, String keys,
+			@Nullable CompletableFuture<Boolean> async) {
+		boolean plain = priority == 0 && keys.isEmpty();
+		return new BatchRequest.Add(this.shards.of(encoded), encoded, plain ? null : Integer.toString(priority),
+				plain ? "" : keys, async);
+	}
+
+	private UnconfirmedAddException unanswered(String encoded, long boundNanos) {
+		return new UnconfirmedAddException(this.name, encoded,
+				"no answer from Redis within " + TimeUnit.NANOSECONDS.toMillis(boundNanos) + " ms", null);
 	}
 
 	/** Waits for an add's answer: whether it made the item dirty. */
 	private boolean answer(BatchRequest.Add request, long boundNanos) {
 		if (!request.await(boundNanos)) {
-			throw new UnconfirmedAddException(this.name, request.encoded,
-					"no answer from Redis within " + TimeUnit.NANOSECONDS.toMillis(boundNanos) + " ms", null);
+			throw unanswered(request.encoded, boundNanos);
 		}
 		if (request.failure != null) {
 			throw request.failure;
@@ -430,11 +439,6 @@ final class Batcher {
 	/** How many leases taken ahead wait in the buffer now. */
 	synchronized int leasedAhead() {
 		return this.buffer.size();
-	}
-
-	/** How many leases this instance keeps taken ahead now (adaptive prefetch). */
-	synchronized int leaseAheadSize() {
-		return this.buffer.targetSize();
 	}
 
 	/** How many threads wait in {@code take} now. */

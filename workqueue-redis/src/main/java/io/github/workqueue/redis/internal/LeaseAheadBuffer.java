@@ -91,11 +91,6 @@ final class LeaseAheadBuffer {
 		this.sizing.roundTrip(nanos);
 	}
 
-	/** How many leases it keeps ahead now. */
-	int targetSize() {
-		return this.sizing.size();
-	}
-
 	/**
 	 * After a take served from the buffer: asks for a refill once it is half empty.
 	 * @return whether the refill may be asked for now

@@ -174,7 +174,7 @@ final class RedisAdds<T> {
 		}
 		int priority = options.priorityOr(this.defaultPriority);
 		RedisQueueMetrics counted = this.metrics;
-		return this.batcher.addAsync(this.batcher.request(encoded, priority, fairnessJson(item))).thenApply((made) -> {
+		return this.batcher.addAsync(encoded, priority, fairnessJson(item)).thenApply((made) -> {
 			if (made && counted != null) {
 				counted.added();
 			}

@@ -3,7 +3,9 @@ package io.github.workqueue.spring.internal;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.commons.logging.Log;
@@ -17,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class OutcomeFailureLogTest {
 
-	private final List<String> lines = new ArrayList<>();
+	private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
 
 	private final AtomicLong now = new AtomicLong();
 
@@ -50,6 +52,38 @@ class OutcomeFailureLogTest {
 		this.log.failed("c", new IllegalArgumentException("bad"));
 		assertThat(this.lines).extracting((line) -> line.substring(0, line.indexOf(' ')))
 			.containsExactly("error:", "error:", "error:");
+	}
+
+	@Test
+	void alikeFailuresOnManyThreadsShouldLogOneStackTraceAndCountEveryOtherFailure() throws Exception {
+		int threads = 8;
+		int each = 2_000;
+		CountDownLatch start = new CountDownLatch(1);
+		List<Thread> workers = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			Thread worker = new Thread(() -> {
+				try {
+					start.await();
+				}
+				catch (InterruptedException ex) {
+					return;
+				}
+				for (int i = 0; i < each; i++) {
+					this.log.failed("failed", new IllegalStateException("down"));
+				}
+			});
+			worker.start();
+			workers.add(worker);
+		}
+		start.countDown();
+		for (Thread worker : workers) {
+			worker.join();
+		}
+		this.log.succeeded();
+		assertThat(this.lines).containsExactly(
+				"error: failed (later failures like it are counted, not logged one by "
+						+ "one, until an outcome is handled again) with a stack trace",
+				"warn: Outcomes are handled again; " + (threads * each - 1) + " more failed before, unlogged");
 	}
 
 	@Test
