@@ -110,6 +110,28 @@ class PrefetchTest {
 	}
 
 	@Test
+	void removeOfAnItemLeasedAheadShouldEndItsLeaseSoThatNoWorkerIsHandedIt() throws InterruptedException {
+		RedisQueue<String> a = instance("a", 3);
+		RedisQueue<String> b = instance("b", 0);
+		for (String item : List.of("p", "q", "r", "s")) {
+			a.add(item);
+		}
+		assertThat(take(a)).isEqualTo("p");
+		assertThat(heldBy(a, "a")).as("p and q, r, s leased ahead").isEqualTo(4);
+		assertThat(a.remove("r")).as("queued as far as a's workers know").isTrue();
+		assertThat(heldBy(a, "a")).as("r's lease ended").isEqualTo(3);
+		assertThat(b.remove("q")).as("b cannot see a's buffer: q counts as taken there").isFalse();
+		assertThat(List.of(take(a), take(a))).containsExactly("q", "s");
+		assertThat(a.get(Duration.ZERO)).as("r was removed").isEmpty();
+		for (String item : List.of("p", "q", "s")) {
+			a.done(item);
+		}
+		assertThat(a.stats()).isEqualTo(new RedisQueueStats(0, 0, 0, 0, 0, 0, 0));
+		a.add("r");
+		assertThat(take(b)).as("an add after the remove queues it again").isEqualTo("r");
+	}
+
+	@Test
 	void shutdownShouldGiveTheBufferBackInOrderWithoutCountingRedeliveries() throws InterruptedException {
 		RedisQueue<String> a = instance("a", 3);
 		RedisQueue<String> b = instance("b", 0);

@@ -477,6 +477,15 @@ final class Batcher {
 	}
 
 	/**
+	 * Takes an item's lease out of the leases taken ahead, if one is there: no thread is
+	 * handed it after this returns. The caller ends the lease ({@code remove}).
+	 * @return the lease, or {@code null} if none was taken ahead for the item
+	 */
+	synchronized @Nullable Grant takeLeasedAhead(String encoded) {
+		return this.buffer.remove(encoded);
+	}
+
+	/**
 	 * Releases the waiting takers (their {@link #take} returns {@code null}), gives back
 	 * the leases taken ahead and stops granting leases; adds and dones already asked for
 	 * are still sent.

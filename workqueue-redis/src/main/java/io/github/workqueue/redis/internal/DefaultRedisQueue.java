@@ -242,13 +242,18 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 * {@inheritDoc}
 	 * <p>
 	 * One script on the item's shard, after the dones this thread asked without waiting.
+	 * An item this instance leased ahead is queued as far as its workers know: it is
+	 * taken out of the buffer and its lease ended with the remove. (Another instance's
+	 * lease ahead counts as taken: the item is processed there, once.)
 	 */
 	@Override
 	public boolean remove(T item) {
 		String encoded = encode(item);
 		this.batcher.awaitDonesAsked();
+		Grant leasedAhead = this.batcher.takeLeasedAhead(encoded);
 		Long removed = this.link.run(Script.REMOVE, ScriptOutputType.INTEGER,
-				this.shards.keys(this.shards.of(encoded)).all(), now(), encoded);
+				this.shards.keys(this.shards.of(encoded)).all(), now(), encoded,
+				(leasedAhead != null) ? Long.toString(leasedAhead.token()) : "");
 		if (removed == 1 && this.metrics != null) {
 			this.metrics.removed();
 		}

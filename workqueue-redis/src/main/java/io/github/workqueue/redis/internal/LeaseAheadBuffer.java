@@ -134,6 +134,21 @@ final class LeaseAheadBuffer {
 		return List.copyOf(this.grants);
 	}
 
+	/**
+	 * Takes one item's lease out of the buffer, so that no thread is handed it.
+	 * @return the lease, or {@code null} if the buffer holds none for the item
+	 */
+	@Nullable Grant remove(String encoded) {
+		for (var iterator = this.grants.iterator(); iterator.hasNext();) {
+			BufferedGrant buffered = iterator.next();
+			if (buffered.encoded().equals(encoded)) {
+				iterator.remove();
+				return buffered.grant;
+			}
+		}
+		return null;
+	}
+
 	/** Empties the buffer, in order; with {@code suspend}, asks none until a take. */
 	List<Grant> drain(boolean suspend) {
 		this.suspended |= suspend;

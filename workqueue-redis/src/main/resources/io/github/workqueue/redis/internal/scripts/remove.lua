@@ -1,14 +1,22 @@
 --@include delays
--- ARGV: now, item. remove (DESIGN.md, "Remove"): after the due waiting items are promoted (as
+--@include leases
+-- ARGV: now, item, token (or ''). remove (DESIGN.md, "Remove"): after the due waiting items are promoted (as
 -- every script that changes the queue does first), drops the item's waiting entry, takes it out
 -- of the ready items if it is queued (the FIFO, READY or its fairness tree), and clears its dirty
 -- mark, so that an item in flight is not queued again at its done. An item left with no state
 -- forgets its priority and keys. Returns 1 if it changed anything, 0 if the item was neither
--- queued, waiting nor dirty in flight.
+-- queued, waiting nor dirty in flight. A token names the lease the calling instance took ahead
+-- of its workers and gave up for the remove: that lease ends, and the item counts as removed.
 local item = ARGV[2]
 promoteDue()
 local removed = 0
 local inFlight = redis.call('HEXISTS', INFLIGHT, item) == 1
+local leasedAheadEnded = false
+if inFlight and ARGV[3] ~= '' and leaseOf(item) == ARGV[3] then
+  endLease(item)
+  leasedAheadEnded = true
+  removed = 1
+end
 if exists(WAITING) and redis.call('ZREM', WAITING, item) == 1 then
   redis.call('HDEL', ORDER, item)
   removed = 1
@@ -31,7 +39,7 @@ if redis.call('HEXISTS', DIRTY, item) == 1 then
   redis.call('HDEL', DIRTY, item)
   removed = 1
 end
-if removed == 1 and not inFlight then
+if removed == 1 and (not inFlight or leasedAheadEnded) then
   forgetAttributes({ item })
 end
 flushCounts()
