@@ -1,13 +1,17 @@
 // The dashboard's charts: SVG line charts of a queue's samples over the history window, each
-// axis with its unit, log scale for durations, lone samples drawn as points.
+// axis with its unit, log scale for durations, lone samples drawn as points, a gap where
+// samples are missing. Each chart is drawn at its own width, so that its labels keep their
+// size in a narrow window.
 'use strict';
 
 (() => {
 	const { element, svgElement, seconds, perSecond, count, valueOf, estimate } = window.workqueueFormat;
 	const historyMillis = Number(document.body.dataset.historyMillis) || 600000;
+	// Samples further apart than this had missing ones between them: the line breaks.
+	const gapMillis = 2.5 * (Number(document.body.dataset.refreshMillis) || 2000);
 
 	function chart(title, kind, series) {
-		const svg = svgElement('svg', { viewBox: '0 0 600 160', preserveAspectRatio: 'none', 'data-chart': kind });
+		const svg = svgElement('svg', { viewBox: '0 0 600 160', 'data-chart': kind });
 		const legend = element('div', { class: 'legend' });
 		for (const line of series) {
 			const swatch = element('i');
@@ -24,6 +28,9 @@
 		const legend = svg.parentNode.querySelector('.legend');
 		svg.replaceChildren();
 		svg.setAttribute('data-samples', String(samples.length));
+		// One unit of the drawing is one pixel: text and points are never stretched.
+		const width = Math.max(200, Math.round(svg.getBoundingClientRect().width) || 600);
+		svg.setAttribute('viewBox', '0 0 ' + width + ' 160');
 		// The window grows with the samples, from a minute up to the whole history.
 		const end = samples.length ? samples[samples.length - 1].time : Date.now();
 		const span = Math.min(historyMillis, Math.max(60000, samples.length ? end - samples[0].time : 0));
@@ -45,16 +52,16 @@
 				: (value - low) / (high - low);
 			return 150 - fraction * 140;
 		};
-		const x = (time) => 40 + (time - start) / (end - start || 1) * 555;
+		const x = (time) => 40 + (time - start) / (end - start || 1) * (width - 45);
 		const ticks = log ? [low, Math.sqrt(low * high), high] : [low, (low + high) / 2, high];
 		for (const tick of ticks) {
-			svg.append(svgElement('line', { class: 'grid', x1: 40, x2: 595, y1: y(tick), y2: y(tick) }));
+			svg.append(svgElement('line', { class: 'grid', x1: 40, x2: width - 5, y1: y(tick), y2: y(tick) }));
 			const label = svgElement('text', { class: 'axis', x: 2, y: y(tick) + 3 });
 			label.textContent = log || kind === 'age' ? seconds(tick)
 				: (kind === 'count' ? Math.round(tick).toString() : (tick < 10 ? tick.toFixed(1) : tick.toFixed(0)) + '/s');
 			svg.append(label);
 		}
-		const spanLabel = svgElement('text', { class: 'axis', x: 595, y: 158, 'text-anchor': 'end' });
+		const spanLabel = svgElement('text', { class: 'axis', x: width - 5, y: 158, 'text-anchor': 'end' });
 		spanLabel.textContent = 'last ' + Math.round(span / 60000) + ' min';
 		svg.append(spanLabel);
 		const drawable = (value) => value !== null && value !== undefined && (!log || value > 0);
@@ -69,8 +76,13 @@
 				}
 				const px = x(sample.time).toFixed(1);
 				const py = y(value).toFixed(1);
-				const before = i > 0 && drawable(valueOf(samples[i - 1][line.key]));
-				const after = i + 1 < samples.length && drawable(valueOf(samples[i + 1][line.key]));
+				const joined = (other) => other >= 0 && other < samples.length
+					&& Math.abs(samples[other].time - sample.time) <= gapMillis && drawable(valueOf(samples[other][line.key]));
+				const before = joined(i - 1);
+				const after = joined(i + 1);
+				if (!before) {
+					pen = 'M';
+				}
 				if (!before && !after) {
 					const point = svgElement('circle', { class: 'point', cx: px, cy: py, r: 2.5 });
 					point.style.fill = line.color;

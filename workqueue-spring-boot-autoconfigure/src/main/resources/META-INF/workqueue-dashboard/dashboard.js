@@ -13,6 +13,8 @@
 	// Without write access to the endpoint, the page offers no action that would be
 	// refused.
 	const writes = body.dataset.writes !== 'false';
+	// More dead letters than this is trouble (workqueue.dashboard.dead-letter-threshold).
+	const deadLetterThreshold = body.dataset.deadLetterThreshold ? Number(body.dataset.deadLetterThreshold) : Infinity;
 	const main = document.getElementById('queues');
 	const message = document.getElementById('message');
 	const updated = document.getElementById('updated');
@@ -79,6 +81,26 @@
 		group.append(element('div', {}, element('dt', {}, label), value));
 	}
 
+	// Takes a queued or waiting key out of the queue, after a confirmation.
+	function removeForm(name) {
+		const key = element('input', { type: 'text', class: 'search', placeholder: 'Key to remove',
+			'aria-label': 'A queued or waiting key to remove', 'data-field': 'remove-key' });
+		const button = element('button', { type: 'submit', 'data-action': 'remove',
+			title: 'Take a queued or waiting key out of the queue' }, 'Remove');
+		const form = element('form', { class: 'remove', 'data-field': 'remove-form' }, key, button);
+		form.hidden = !writes;
+		form.addEventListener('submit', (event) => {
+			event.preventDefault();
+			const item = key.value.trim();
+			if (item && window.confirm('Remove ' + item + ' from ' + name + '? It is taken out if queued or waiting; '
+				+ 'if it is being processed, it is not queued again afterwards.')) {
+				act(name, { action: 'remove', item }, 'Removed ' + item + ' from ' + name + '.');
+				key.value = '';
+			}
+		});
+		return form;
+	}
+
 	function card(name) {
 		// Pause and resume act on this instance's workers only; other instances of a Redis
 		// queue go on taking its items.
@@ -127,6 +149,7 @@
 				chart('Queue wait, seconds, log scale (this instance)', 'latency', WAITS),
 				chart('Work duration, seconds, log scale (this instance)', 'work', WORK)),
 			element('details', { open: '', 'data-section': 'in-flight' }, element('summary', {}, 'In flight'),
+				removeForm(name),
 				element('div', { 'data-field': 'lease-list' })),
 			element('details', { open: '', 'data-section': 'instances', hidden: '' }, element('summary', {}, 'Instances'),
 				element('div', { 'data-field': 'instance-list' })),
@@ -148,7 +171,7 @@
 		}
 	}
 
-	function render(queues) {
+	function render(queues, time) {
 		const names = Object.keys(queues);
 		for (const [name, entry] of cards) {
 			if (!(name in queues)) {
@@ -162,7 +185,7 @@
 				entry = card(name);
 				cards.set(name, entry);
 			}
-			update(name, entry, queues[name]);
+			update(name, entry, queues[name], time);
 		}
 		// Trouble first, then by name.
 		const ordered = [...names].sort((a, b) => (cards.get(b).trouble - cards.get(a).trouble) || a.localeCompare(b));
@@ -189,7 +212,7 @@
 		});
 	}
 
-	function update(name, entry, queue) {
+	function update(name, entry, queue, time) {
 		const section = entry.section;
 		const shared = queue.shared;
 		const workers = queue.workers;
@@ -233,7 +256,8 @@
 			? 'Depth by priority: ' + priorities.map(([priority, depth]) => priority + ' → ' + depth).join(', ') : '');
 		set(section, 'informer', informer(queue.details && queue.details.informer));
 		remember(name, queue.recent || []);
-		draw(section.querySelector('[data-chart="depth"]'), history.get(name), DEPTH, 'count');
+		draw(section.querySelector('[data-chart="depth"]'), withFigure(history.get(name), time,
+			unreachable ? null : queue.depth), DEPTH, 'count');
 		if (!shared) {
 			draw(section.querySelector('[data-chart="oldest"]'), history.get(name), OLDEST, 'age');
 		}
@@ -296,6 +320,9 @@
 		if (deadLettersGrow) {
 			return 'dead letters growing';
 		}
+		if (queue.deadLetterCount > deadLetterThreshold) {
+			return 'over ' + count(deadLetterThreshold) + ' dead letters';
+		}
 		const paused = (shared && shared.pausedEverywhere) || (workers && workers.paused);
 		if (paused && queue.depth > 0) {
 			return 'paused with a backlog';
@@ -307,6 +334,15 @@
 			return 'backlog growing';
 		}
 		return null;
+	}
+
+	// The depth chart ends at the figure read now, so that the two always agree; a
+	// figure that could not be read ends it with a gap.
+	function withFigure(samples, time, depth) {
+		if (!time || (samples.length && samples[samples.length - 1].time >= time)) {
+			return samples;
+		}
+		return samples.concat([{ time, depth: depth === undefined ? null : depth }]);
 	}
 
 	function remember(name, samples) {
@@ -344,7 +380,8 @@
 	async function refresh() {
 		clearTimeout(timer);
 		try {
-			render((await read('', '?since=' + since)).queues);
+			const answer = await read('', '?since=' + since);
+			render(answer.queues, answer.time);
 			lastRead = Date.now();
 			updated.textContent = 'updated ' + clock(lastRead);
 			if (readFailed) {

@@ -26,9 +26,9 @@
 				}
 				entry.lastLeases = key;
 				target.replaceChildren(items.length === 0 ? element('p', { class: 'empty' }, 'Nothing is being processed.')
-					: table(['Item', 'Processing for'], items.map((item) =>
+					: table(['Item', 'Processing for', ''], items.map((item) =>
 						element('tr', { 'data-item': item.item }, element('td', { class: 'item' }, item.item),
-							element('td', { class: 'num' }, seconds(item.ageSeconds))))));
+							element('td', { class: 'num' }, seconds(item.ageSeconds)), removeCell(name, item.item)))));
 				return;
 			}
 			const sorted = [...shared.leases].sort((a, b) => b.leaseAgeSeconds - a.leaseAgeSeconds);
@@ -42,7 +42,7 @@
 				target.replaceChildren(element('p', { class: 'empty' }, 'No item is under a lease.'));
 				return;
 			}
-			target.replaceChildren(table(['Item', 'Holder', 'Lease age', 'Expires'], sorted.map((lease) =>
+			target.replaceChildren(table(['Item', 'Holder', 'Lease age', 'Expires', ''], sorted.map((lease) =>
 				element('tr', { 'data-item': lease.item, class: lease.expiresInSeconds < 0 ? 'expired' : '' },
 					element('td', { class: 'item' }, lease.item),
 					element('td', {}, lease.holder + (lease.holder === shared.instance ? ' (this instance)'
@@ -51,7 +51,24 @@
 					element('td', { class: 'num' }, seconds(lease.leaseAgeSeconds)),
 					element('td', { class: 'num' }, lease.expiresInSeconds < 0
 						? 'expired ' + seconds(-lease.expiresInSeconds) + ' ago, awaiting redelivery (holder not renewing)'
-						: 'in ' + seconds(lease.expiresInSeconds))))));
+						: 'in ' + seconds(lease.expiresInSeconds)), removeCell(name, lease.item)))));
+		}
+
+		// A key being processed finishes; remove keeps it from running again afterwards.
+		function removeCell(name, item) {
+			if (!writes) {
+				return element('td');
+			}
+			const button = element('button', { type: 'button', 'data-action': 'remove',
+				title: 'It finishes this run, but is not queued again afterwards' }, 'Remove');
+			button.addEventListener('click', () => {
+				if (window.confirm('Remove ' + item + ' from ' + name + '? This run finishes; a re-add pending '
+					+ 'for it is dropped, so it does not run again.')) {
+					act(name, { action: 'remove', item }, 'Removed ' + item + ' from ' + name
+						+ ': it will not run again after this run.');
+				}
+			});
+			return element('td', {}, button);
 		}
 
 		// An instance not seen for this long (it writes a heartbeat a second) is likely gone.
@@ -72,10 +89,11 @@
 			details.querySelector('summary').textContent = 'Instances (' + list.length + ')';
 			entry.section.querySelector('[data-field="instance-list"]').replaceChildren(list.length === 0
 				? element('p', { class: 'empty' }, 'No instance has reported yet.')
-				: table(['Instance', 'In flight', 'Waiting in get', 'Leased ahead', 'Last seen'], list.map((instance) =>
+				: table(['Instance', 'Workers', 'In flight', 'Waiting in get', 'Leased ahead', 'Last seen'], list.map((instance) =>
 					element('tr', { 'data-instance': instance.holder,
 						class: instance.lastSeenSecondsAgo > NOT_SEEN_SECONDS ? 'expired' : '' },
 					element('td', { class: 'item' }, instance.holder + (instance.holder === shared.instance ? ' (this instance)' : '')),
+					element('td', { 'data-field': 'instance-workers' }, instance.paused ? 'paused' : 'taking'),
 					element('td', { class: 'num' }, count(instance.inFlight)),
 					element('td', { class: 'num' }, count(instance.waitingInGet)),
 					element('td', { class: 'num' }, count(instance.leasedAhead)),

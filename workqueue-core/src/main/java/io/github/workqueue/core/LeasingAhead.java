@@ -3,7 +3,8 @@ package io.github.workqueue.core;
 /**
  * A queue whose backend may lease items ahead of the threads that will take them
  * (prefetch): the shared Redis queue. The worker container gives them back when it
- * pauses, so that other instances can take them meanwhile.
+ * pauses, so that other instances can take them meanwhile, and says whether its workers
+ * take items, so that the other instances can see it.
  */
 public interface LeasingAhead {
 
@@ -14,5 +15,12 @@ public interface LeasingAhead {
 	 * @return how many were given back
 	 */
 	int giveBackLeasedAhead();
+
+	/**
+	 * Says whether this instance's workers are paused (or held), for the other instances
+	 * to see: a Redis queue writes it in this instance's heartbeat.
+	 * @param paused whether the workers take no items now
+	 */
+	void workersPaused(boolean paused);
 
 }

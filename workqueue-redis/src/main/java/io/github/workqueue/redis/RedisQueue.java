@@ -323,6 +323,16 @@ public interface RedisQueue<T>
 	boolean dropParked(String encoded);
 
 	/**
+	 * Removes an item named as stored, as {@link #inFlight()} and {@link #parked()} list
+	 * it: what {@link #remove(Object)} does for the item it encodes (for an operator who
+	 * only has the stored form).
+	 * @param encoded the item as stored
+	 * @return whether the item was queued, waiting or due to be queued again at its
+	 * {@code done}
+	 */
+	boolean removeEncoded(String encoded);
+
+	/**
 	 * Lists the items under a lease on any instance, read in one atomic step.
 	 * @return the items with their holders and lease times
 	 */

@@ -7,6 +7,7 @@ import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -64,6 +65,30 @@ class QueueInstancesTest {
 			one.shutDown();
 			stopping.shutDown();
 			stoppingClient.shutdown();
+		}
+	}
+
+	@Test
+	void anInstanceShouldSayWhetherItsWorkersArePaused() {
+		RedisQueue<String> one = instance(TestRedis.client(), "one");
+		RedisQueue<String> other = instance(TestRedis.client(), "other");
+		try {
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(
+						() -> assertThat(other.instances()).extracting(QueueInstance::holder, QueueInstance::paused)
+							.containsExactly(tuple("one", false), tuple("other", false)));
+			one.workersPaused(true);
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(other.instances()).filteredOn(QueueInstance::paused)
+					.extracting(QueueInstance::holder)
+					.containsExactly("one"));
+			one.workersPaused(false);
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(other.instances()).noneMatch(QueueInstance::paused));
+		}
+		finally {
+			one.shutDown();
+			other.shutDown();
 		}
 	}
 

@@ -90,6 +90,9 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	private final InstanceHeartbeats heartbeats;
 
+	/** Whether the worker container says its workers are paused; for the heartbeat. */
+	private volatile boolean workersPaused;
+
 	private final QueueWidePauses pauses;
 
 	private final OutageLog outage;
@@ -248,7 +251,11 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 */
 	@Override
 	public boolean remove(T item) {
-		String encoded = encode(item);
+		return removeEncoded(encode(item));
+	}
+
+	@Override
+	public boolean removeEncoded(String encoded) {
 		this.batcher.awaitDonesAsked();
 		Grant leasedAhead = this.batcher.takeLeasedAhead(encoded);
 		Long removed = this.link.run(Script.REMOVE, ScriptOutputType.INTEGER,
@@ -328,7 +335,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	 */
 	private void heartbeat() {
 		if (!this.shutdown.isShuttingDown()) {
-			this.heartbeats.beat(this.held.count(), this.batcher.waitingTakers(), this.batcher.leasedAhead());
+			this.heartbeats.beat(this.held.count(), this.batcher.waitingTakers(), this.batcher.leasedAhead(),
+					this.workersPaused);
 		}
 	}
 
@@ -449,6 +457,11 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	@Override
 	public int giveBackLeasedAhead() {
 		return this.batcher.giveBackLeasedAhead();
+	}
+
+	@Override
+	public void workersPaused(boolean paused) {
+		this.workersPaused = paused;
 	}
 
 	@Override

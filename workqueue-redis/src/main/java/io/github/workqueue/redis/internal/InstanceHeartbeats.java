@@ -38,9 +38,9 @@ final class InstanceHeartbeats {
 	}
 
 	/** Writes this instance's heartbeat, never waiting for Redis. */
-	void beat(int leases, int waitingInGet, int leasedAhead) {
-		this.link.hashSetQuietly(this.key, this.holder,
-				System.currentTimeMillis() + " " + leases + " " + waitingInGet + " " + leasedAhead);
+	void beat(int leases, int waitingInGet, int leasedAhead, boolean workersPaused) {
+		this.link.hashSetQuietly(this.key, this.holder, System.currentTimeMillis() + " " + leases + " " + waitingInGet
+				+ " " + leasedAhead + " " + (workersPaused ? "paused" : "taking"));
 	}
 
 	/** Removes this instance's heartbeat (at shutdown), never waiting for Redis. */
@@ -60,8 +60,10 @@ final class InstanceHeartbeats {
 				this.link.hashDeleteQuietly(this.key, beat.getKey());
 				continue;
 			}
+			// An instance of a version before the pause was written says nothing of it.
+			boolean paused = fields.length > 4 && fields[4].equals("paused");
 			instances.add(new QueueInstance(beat.getKey(), Integer.parseInt(fields[1]), Integer.parseInt(fields[2]),
-					Integer.parseInt(fields[3]), Instant.ofEpochMilli(seen)));
+					Integer.parseInt(fields[3]), paused, Instant.ofEpochMilli(seen)));
 		}
 		instances.sort(Comparator.comparing(QueueInstance::holder));
 		return instances;

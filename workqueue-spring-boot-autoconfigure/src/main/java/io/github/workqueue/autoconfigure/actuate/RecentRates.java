@@ -2,7 +2,6 @@ package io.github.workqueue.autoconfigure.actuate;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,20 +14,25 @@ import io.micrometer.core.instrument.Timer;
 import org.jspecify.annotations.Nullable;
 
 import io.github.workqueue.autoconfigure.actuate.RateSample;
+import io.github.workqueue.core.RateLimitingQueue;
 
 /**
  * The last minutes of each queue's rates and latencies, sampled from the meters the
  * metrics publish ({@code workqueue.adds}, {@code workqueue.retries} and the
  * {@code workqueue.queue.duration} and {@code workqueue.work.duration} histograms), so
  * that the dashboard can draw them the moment it opens, with the queue's depth at each
- * sample. Each {@link #sample(long)} turns the change since the previous one into a
- * {@link RateSample}; quantiles come from the histograms' bucket counts as Prometheus's
- * {@code histogram_quantile} estimates them ({@link BucketQuantiles}). The figures are
- * this instance's: the meters count what this instance did.
+ * sample, read as the endpoint reads the figure beside the chart ({@code len()}: every
+ * priority, and queue-wide from Redis for a Redis queue; none while Redis cannot be
+ * reached, a gap in the chart). Each {@link #sample(long)} turns the change since the
+ * previous one into a {@link RateSample}; quantiles come from the histograms' bucket
+ * counts as Prometheus's {@code histogram_quantile} estimates them
+ * ({@link BucketQuantiles}). The figures are this instance's: the meters count what this
+ * instance did.
  *
  * <p>
  * <b>Concurrency.</b> Thread-safe: {@link #sample(long)} (one sampling thread) and
- * {@link #since(String, long)} (endpoint requests) hold the instance's lock, briefly.
+ * {@link #since(String, long)} (endpoint requests) hold the instance's lock, briefly; the
+ * depths are read before it is taken, so that a slow Redis holds up no endpoint request.
  * <b>Invariant:</b> each queue's samples are in increasing time order and span at most
  * the history.
  */
@@ -36,7 +40,7 @@ public final class RecentRates {
 
 	private final MeterRegistry registry;
 
-	private final Supplier<? extends Iterable<String>> queueNames;
+	private final Supplier<? extends Map<String, ? extends RateLimitingQueue<?>>> queues;
 
 	private final int capacity;
 
@@ -47,18 +51,18 @@ public final class RecentRates {
 	/**
 	 * Creates an empty history.
 	 * @param registry where the queues' meters are
-	 * @param queueNames the names of the queues to sample
+	 * @param queues the queues to sample, by name
 	 * @param interval how often {@link #sample(long)} runs
 	 * @param history how far back to keep samples
 	 */
-	public RecentRates(MeterRegistry registry, Supplier<? extends Iterable<String>> queueNames, Duration interval,
-			Duration history) {
+	public RecentRates(MeterRegistry registry, Supplier<? extends Map<String, ? extends RateLimitingQueue<?>>> queues,
+			Duration interval, Duration history) {
 		if (interval.isNegative() || interval.isZero() || history.compareTo(interval) < 0) {
 			throw new IllegalArgumentException("The sample interval must be positive and at most the history, were "
 					+ interval + " and " + history);
 		}
 		this.registry = registry;
-		this.queueNames = queueNames;
+		this.queues = queues;
 		this.capacity = (int) Math.min(100_000, history.toMillis() / interval.toMillis());
 	}
 
@@ -67,8 +71,15 @@ public final class RecentRates {
 	 * A queue's first call only reads its meters.
 	 * @param nowMillis the time of the sample, in milliseconds since the epoch
 	 */
-	public synchronized void sample(long nowMillis) {
-		for (String name : this.queueNames.get()) {
+	public void sample(long nowMillis) {
+		Map<String, @Nullable Integer> depths = new HashMap<>();
+		this.queues.get().forEach((name, queue) -> depths.put(name, SharedQueueView.depthNow(queue)));
+		record(nowMillis, depths);
+	}
+
+	private synchronized void record(long nowMillis, Map<String, @Nullable Integer> depths) {
+		for (Map.Entry<String, @Nullable Integer> depth : depths.entrySet()) {
+			String name = depth.getKey();
 			Previous before = this.previous.get(name);
 			if (before != null && nowMillis <= before.millis) {
 				// The clock went back: wait until it passes the last sample again.
@@ -86,7 +97,8 @@ public final class RecentRates {
 					BucketQuantiles.of(current.latency, before.latency, 0.5),
 					BucketQuantiles.of(current.latency, before.latency, 0.99),
 					BucketQuantiles.of(current.work, before.work, 0.5),
-					BucketQuantiles.of(current.work, before.work, 0.99), depth(name), oldestReady(name));
+					BucketQuantiles.of(current.work, before.work, 0.99),
+					(depth.getValue() != null) ? depth.getValue().doubleValue() : null, oldestReady(name));
 			ArrayDeque<RateSample> queue = this.samples.computeIfAbsent(name, (n) -> new ArrayDeque<>());
 			queue.addLast(sample);
 			while (queue.size() > this.capacity) {
@@ -114,20 +126,6 @@ public final class RecentRates {
 		Timer work = this.registry.find("workqueue.work.duration").tag("name", name).timer();
 		return new Previous(millis, count("workqueue.adds", name), (work != null) ? work.count() : 0,
 				count("workqueue.retries", name), BucketQuantiles.buckets(latency), BucketQuantiles.buckets(work));
-	}
-
-	/**
-	 * The queue's depth: queue-wide for a Redis queue (the sum over priorities of
-	 * {@code workqueue.shared.depth}, as last read from Redis), else
-	 * {@code workqueue.depth}; {@code null} without either gauge.
-	 */
-	private @Nullable Double depth(String name) {
-		Collection<Gauge> shared = this.registry.find("workqueue.shared.depth").tag("name", name).gauges();
-		if (!shared.isEmpty()) {
-			return shared.stream().mapToDouble(Gauge::value).sum();
-		}
-		Gauge depth = this.registry.find("workqueue.depth").tag("name", name).gauge();
-		return (depth != null) ? depth.value() : null;
 	}
 
 	/** The age of the queue's oldest ready item; {@code null} without the gauge. */

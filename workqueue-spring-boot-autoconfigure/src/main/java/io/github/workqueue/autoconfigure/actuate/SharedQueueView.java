@@ -16,6 +16,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
@@ -143,6 +144,24 @@ final class SharedQueueView {
 				: null;
 	}
 
+	/**
+	 * The queue's depth now, as the endpoint's figure counts it ({@code len()}: every
+	 * priority; queue-wide from Redis for a Redis queue), or {@code null} while Redis
+	 * cannot be reached.
+	 */
+	static @Nullable Integer depthNow(RateLimitingQueue<?> queue) {
+		if (isShared(queue) && Redis.unreachableSince(queue).isPresent()) {
+			return null;
+		}
+		try {
+			return queue.len();
+		}
+		catch (RuntimeException ex) {
+			// Redis failed to answer: the next sample reads it again.
+			return null;
+		}
+	}
+
 	static boolean isShared(RateLimitingQueue<?> queue) {
 		return AVAILABLE && Redis.is(queue);
 	}
@@ -158,6 +177,14 @@ final class SharedQueueView {
 	 */
 	static boolean changeParked(RateLimitingQueue<?> queue, boolean requeue, String item) {
 		return Redis.changeParked(queue, requeue, item);
+	}
+
+	/**
+	 * Removes an item of a Redis queue named as stored.
+	 * @return whether it was queued, waiting or due to run again
+	 */
+	static boolean removeEncoded(RateLimitingQueue<?> queue, String item) {
+		return Redis.removeEncoded(queue, item);
 	}
 
 	/**
@@ -240,20 +267,31 @@ final class SharedQueueView {
 			RedisQueue<?> redis = (RedisQueue<?>) queue;
 			RedisQueueStats stats = redis.stats();
 			List<LeaseDescriptor> leases = redis.inFlight().stream().map(Redis::lease).toList();
+			Map<String, Long> leasesByHolder = leases.stream()
+				.collect(Collectors.groupingBy(LeaseDescriptor::holder, Collectors.counting()));
 			SharedDescriptor shared = new SharedDescriptor(redis.holder(), redis.shards(), stats.queued(),
 					stats.waiting(), stats.inFlight(), stats.redeliveries(), stats.rejectedDones(), leases,
 					redis.parked(), null, null,
 					redis.pausedEverywhere()
 						.map((pause) -> new PauseDescriptor(pause.by(), pause.since().toEpochMilli()))
 						.orElse(null),
-					redis.instances().stream().map(Redis::instance).toList());
+					redis.instances().stream().map((instance) -> instance(instance, leasesByHolder)).toList());
 			return new Reading(shared, redis.lenByPriority(), redis.lenByFairnessKey(), redis.deadLetters(),
 					stats.deadLetters());
 		}
 
-		private static InstanceDescriptor instance(QueueInstance instance) {
+		/**
+		 * An instance as its heartbeat says; one not seen lately holds only the leases
+		 * Redis still has for it, and waits for nothing.
+		 */
+		private static InstanceDescriptor instance(QueueInstance instance, Map<String, Long> leasesByHolder) {
+			double lastSeen = seconds(Duration.between(instance.lastSeen(), Instant.now()));
+			if (lastSeen > InstanceDescriptor.NOT_SEEN_SECONDS) {
+				int held = leasesByHolder.getOrDefault(instance.holder(), 0L).intValue();
+				return new InstanceDescriptor(instance.holder(), held, 0, 0, instance.paused(), lastSeen);
+			}
 			return new InstanceDescriptor(instance.holder(), instance.inFlight(), instance.waitingInGet(),
-					instance.leasedAhead(), seconds(Duration.between(instance.lastSeen(), Instant.now())));
+					instance.leasedAhead(), instance.paused(), lastSeen);
 		}
 
 		private static LeaseDescriptor lease(InFlightItem item) {
@@ -274,6 +312,10 @@ final class SharedQueueView {
 			else {
 				redis.resumeEverywhere();
 			}
+		}
+
+		static boolean removeEncoded(RateLimitingQueue<?> queue, String item) {
+			return ((RedisQueue<?>) queue).removeEncoded(item);
 		}
 
 		static boolean changeParked(RateLimitingQueue<?> queue, boolean requeue, String item) {

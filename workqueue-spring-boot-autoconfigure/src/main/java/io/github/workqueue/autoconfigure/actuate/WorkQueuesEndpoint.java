@@ -105,11 +105,12 @@ public class WorkQueuesEndpoint {
 	@ReadOperation
 	public QueuesDescriptor queues(@Nullable Long since) {
 		Map<String, QueueDescriptor> all = new TreeMap<>();
+		long time = System.currentTimeMillis();
 		Map<String, RateLimitingQueue<?>> queues = this.queues.getQueues();
 		this.sharedView.startReads(queues.values());
 		long deadline = System.nanoTime() + SharedQueueView.BOUND.toNanos();
 		queues.forEach((name, queue) -> all.put(name, describe(name, queue, since, deadline)));
-		return new QueuesDescriptor(all);
+		return new QueuesDescriptor(all, time);
 	}
 
 	public @Nullable QueueDescriptor queue(String name) {
@@ -168,12 +169,14 @@ public class WorkQueuesEndpoint {
 	/**
 	 * Changes a queue: {@code pause} or {@code resume} this instance's workers;
 	 * {@code pause-everywhere} or {@code resume-everywhere} a Redis queue on every
-	 * instance; {@code requeue-parked} or {@code drop-parked} a parked {@code item};
-	 * {@code requeue-dead-letter} or {@code drop-dead-letter} a dead letter's
-	 * {@code item}, or with {@code "*"} every dead letter that matches {@code search}
-	 * (all when it is empty), only if they are exactly the {@code count} the operator
-	 * confirmed and the newest of them is still {@code newest}: otherwise nothing is
-	 * changed, and the refusal says how many match now.
+	 * instance; {@code remove} a queued or waiting {@code item} (one being processed is
+	 * not queued again at its {@code done}); {@code requeue-parked} or
+	 * {@code drop-parked} a parked {@code item}; {@code requeue-dead-letter} or
+	 * {@code drop-dead-letter} a dead letter's {@code item}, or with {@code "*"} every
+	 * dead letter that matches {@code search} (all when it is empty), only if they are
+	 * exactly the {@code count} the operator confirmed and the newest of them is still
+	 * {@code newest}: otherwise nothing is changed, and the refusal says how many match
+	 * now.
 	 * @param name the queue
 	 * @param action what to do
 	 * @param item the parked item or dead letter, or {@code "*"}
@@ -199,6 +202,9 @@ public class WorkQueuesEndpoint {
 			return changeDeadLetters(name, queue, verb.equals("requeue-dead-letter"), item,
 					new BulkChoice(search, count, newest));
 		}
+		if (verb.equals("remove")) {
+			return remove(name, queue, item);
+		}
 		if (verb.equals("pause-everywhere") || verb.equals("resume-everywhere")) {
 			if (!SharedQueueView.isShared(queue)) {
 				throw new InvalidEndpointRequestException(
@@ -219,11 +225,51 @@ public class WorkQueuesEndpoint {
 			case "resume" -> container.resume();
 			default -> throw new InvalidEndpointRequestException(
 					"Unknown action '" + action + "': use \"pause\", \"resume\", \"pause-everywhere\", "
-							+ "\"resume-everywhere\", \"requeue-dead-letter\", \"drop-dead-letter\", "
+							+ "\"resume-everywhere\", \"remove\", \"requeue-dead-letter\", \"drop-dead-letter\", "
 							+ "\"requeue-parked\" or \"drop-parked\"",
 					"Unknown action");
 		}
 		return describe(name, queue, null);
+	}
+
+	/**
+	 * Takes a key out of a queue ({@code remove}): queued or waiting, or due to run again
+	 * after its processing.
+	 * @throws InvalidEndpointRequestException if the item is missing or nothing was
+	 * removed
+	 */
+	private QueueDescriptor remove(String name, RateLimitingQueue<?> queue, @Nullable String item) {
+		if (item == null || item.isEmpty()) {
+			throw new InvalidEndpointRequestException(
+					"Missing \"item\": send the key to remove, as the in-flight list shows it", "Missing item");
+		}
+		boolean removed = SharedQueueView.isShared(queue) ? SharedQueueView.removeEncoded(queue, item)
+				: removeInMemory(name, queue, item);
+		if (!removed) {
+			throw new InvalidEndpointRequestException("Nothing was removed: '" + item + "' is not queued, waiting "
+					+ "or due to run again in queue '" + name + "' (a key being processed runs to its end)",
+					"Nothing to remove");
+		}
+		return describe(name, queue, null);
+	}
+
+	/**
+	 * Removes an in-memory queue's item named by its text: an item the workers process is
+	 * matched by its text as listed, any other by equality with the text (a queue of
+	 * strings).
+	 */
+	@SuppressWarnings("unchecked")
+	private boolean removeInMemory(String name, RateLimitingQueue<?> queue, String item) {
+		Object target = item;
+		QueueWorkerContainer container = this.workers.getContainer(name);
+		if (container != null) {
+			for (QueueWorkerContainer.Processing processing : container.processing()) {
+				if (String.valueOf(processing.item()).equals(item)) {
+					target = processing.item();
+				}
+			}
+		}
+		return ((RateLimitingQueue<Object>) queue).remove(target);
 	}
 
 	/**

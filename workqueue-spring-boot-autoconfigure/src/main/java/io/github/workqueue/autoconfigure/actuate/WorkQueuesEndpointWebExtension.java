@@ -21,7 +21,7 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
 public class WorkQueuesEndpointWebExtension {
 
 	private static final List<String> ACTIONS = List.of("pause", "resume", "pause-everywhere", "resume-everywhere",
-			"requeue-dead-letter", "drop-dead-letter", "requeue-parked", "drop-parked");
+			"remove", "requeue-dead-letter", "drop-dead-letter", "requeue-parked", "drop-parked");
 
 	private final WorkQueuesEndpoint delegate;
 

@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.http.CacheControl;
 import org.springframework.http.MediaType;
@@ -51,6 +53,8 @@ final class DashboardPage {
 
 	private final boolean writes;
 
+	private final @Nullable Integer deadLetterThreshold;
+
 	private final String template;
 
 	private final Map<String, String> assets;
@@ -65,13 +69,17 @@ final class DashboardPage {
 	 * @param history how far back the charts reach
 	 * @param writes whether the endpoint's access allows writes: without, the page shows
 	 * no write buttons
+	 * @param deadLetterThreshold how many dead letters a queue keeps before the page
+	 * marks it as in trouble, or {@code null} for no bound
 	 */
-	DashboardPage(String path, String endpointPath, Duration refresh, Duration history, boolean writes) {
+	DashboardPage(String path, String endpointPath, Duration refresh, Duration history, boolean writes,
+			@Nullable Integer deadLetterThreshold) {
 		this.path = path;
 		this.endpointPath = endpointPath;
 		this.refresh = refresh;
 		this.history = history;
 		this.writes = writes;
+		this.deadLetterThreshold = deadLetterThreshold;
 		this.template = read("index.html");
 		this.assets = ASSETS.keySet()
 			.stream()
@@ -98,7 +106,9 @@ final class DashboardPage {
 		String html = this.template.replace("@endpoint@", HtmlUtils.htmlEscape(endpoint))
 			.replace("@refreshMillis@", Long.toString(this.refresh.toMillis()))
 			.replace("@historyMillis@", Long.toString(this.history.toMillis()))
-			.replace("@writes@", Boolean.toString(this.writes));
+			.replace("@writes@", Boolean.toString(this.writes))
+			.replace("@deadLetterThreshold@",
+					(this.deadLetterThreshold != null) ? this.deadLetterThreshold.toString() : "");
 		return ServerResponse.ok()
 			.contentType(MediaType.parseMediaType("text/html;charset=UTF-8"))
 			.cacheControl(CacheControl.noCache())

@@ -66,7 +66,13 @@ public final class WorkQueueDashboardAutoConfiguration {
 		EndpointAccessResolver resolver = accessResolver.getIfAvailable();
 		boolean writes = resolver == null
 				|| resolver.accessFor(EndpointId.of("workqueues"), Access.UNRESTRICTED) == Access.UNRESTRICTED;
-		return new DashboardPage(path, endpointPath, properties.getSampleInterval(), properties.getHistory(), writes)
+		Integer deadLetterThreshold = properties.getDeadLetterThreshold();
+		if (deadLetterThreshold != null && deadLetterThreshold < 0) {
+			throw new IllegalArgumentException(
+					"workqueue.dashboard.dead-letter-threshold must be 0 or more, was " + deadLetterThreshold);
+		}
+		return new DashboardPage(path, endpointPath, properties.getSampleInterval(), properties.getHistory(), writes,
+				deadLetterThreshold)
 			.routes();
 	}
 
@@ -74,7 +80,7 @@ public final class WorkQueueDashboardAutoConfiguration {
 	@ConditionalOnBean(MeterRegistry.class)
 	RecentRates workQueueRecentRates(MeterRegistry meterRegistry, WorkQueueRegistry queues,
 			WorkQueueDashboardProperties properties) {
-		return new RecentRates(meterRegistry, () -> queues.getQueues().keySet(), properties.getSampleInterval(),
+		return new RecentRates(meterRegistry, queues::getQueues, properties.getSampleInterval(),
 				properties.getHistory());
 	}
 

@@ -34,6 +34,12 @@ public class WorkQueueDashboardProperties {
 	 */
 	private Duration history = Duration.ofMinutes(10);
 
+	/**
+	 * How many dead letters a queue may keep before the page marks it as in trouble. By
+	 * default only dead letters that keep arriving do.
+	 */
+	private @Nullable Integer deadLetterThreshold;
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -64,6 +70,14 @@ public class WorkQueueDashboardProperties {
 
 	public void setHistory(Duration history) {
 		this.history = history;
+	}
+
+	public @Nullable Integer getDeadLetterThreshold() {
+		return this.deadLetterThreshold;
+	}
+
+	public void setDeadLetterThreshold(@Nullable Integer deadLetterThreshold) {
+		this.deadLetterThreshold = deadLetterThreshold;
 	}
 
 }

@@ -2,6 +2,7 @@ package io.github.workqueue.autoconfigure.actuate;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -10,7 +11,9 @@ import org.junit.jupiter.api.Test;
 
 import io.github.workqueue.autoconfigure.actuate.RateSample;
 import io.github.workqueue.autoconfigure.metrics.MicrometerMetricsProvider;
+import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.FakeClock;
+import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.WorkQueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,14 +31,20 @@ class RecentRatesTest {
 
 	private final FakeClock clock = new FakeClock();
 
-	private final WorkQueue<String> queue = WorkQueue.builder()
+	private final RateLimitingQueue<String> queue = WorkQueue.builder()
 		.name("orders")
 		.clock(this.clock)
 		.metricsProvider(new MicrometerMetricsProvider(this.registry))
-		.build();
+		.buildRateLimiting();
 
-	private final RecentRates rates = new RecentRates(this.registry, () -> List.of("orders", "absent"),
-			Duration.ofSeconds(2), Duration.ofSeconds(6));
+	/** A queue without meters. */
+	private final RateLimitingQueue<String> absent = WorkQueue.builder()
+		.name("absent")
+		.clock(this.clock)
+		.buildRateLimiting();
+
+	private final RecentRates rates = new RecentRates(this.registry,
+			() -> Map.of("orders", this.queue, "absent", this.absent), Duration.ofSeconds(2), Duration.ofSeconds(6));
 
 	@Test
 	void theFirstSampleShouldOnlyReadTheMeters() {
@@ -145,9 +154,22 @@ class RecentRatesTest {
 	}
 
 	@Test
+	void theDepthShouldBeTheQueuesLengthOverEveryPriorityAsTheEndpointCountsIt() {
+		this.rates.sample(1_000);
+		this.queue.add("low", AddOptions.priority(0));
+		this.queue.add("high", AddOptions.priority(5));
+		this.queue.add("higher", AddOptions.priority(9));
+		this.rates.sample(3_000);
+		assertThat(this.rates.since("orders", 0)).singleElement()
+			.satisfies((sample) -> assertThat(sample.depth()).isEqualTo(3.0));
+		assertThat(this.rates.since("absent", 0)).singleElement()
+			.satisfies((sample) -> assertThat(sample.depth()).as("no meters, still a length").isZero());
+	}
+
+	@Test
 	void anIntervalLongerThanTheHistoryShouldBeRefused() {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> new RecentRates(this.registry, List::of, Duration.ofMinutes(2), Duration.ofMinutes(1)))
+			.isThrownBy(() -> new RecentRates(this.registry, Map::of, Duration.ofMinutes(2), Duration.ofMinutes(1)))
 			.withMessageContaining("sample interval");
 	}
 

@@ -6,6 +6,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
@@ -132,12 +134,38 @@ class WorkQueuesEndpointWebTest {
 	}
 
 	@Test
+	void removeShouldTakeAQueuedKeyOutOrSayThatNothingWasRemoved() throws Exception {
+		RateLimitingQueue<Object> loose = this.queues.getOrCreateQueue("loose");
+		loose.add("a");
+		loose.add("b");
+		HttpResponse<String> removed = post("/actuator/workqueues/loose", "{\"action\":\"remove\",\"item\":\"b\"}");
+		assertThat(removed.statusCode()).isEqualTo(200);
+		assertThat(removed.body()).contains("\"depth\":1");
+		HttpResponse<String> again = post("/actuator/workqueues/loose", "{\"action\":\"remove\",\"item\":\"b\"}");
+		assertThat(again.statusCode()).isEqualTo(400);
+		assertThat(again.body()).contains("Nothing was removed: 'b' is not queued, waiting or due to run again");
+		HttpResponse<String> missing = post("/actuator/workqueues/loose", "{\"action\":\"remove\"}");
+		assertThat(missing.statusCode()).isEqualTo(400);
+		assertThat(missing.body()).contains("Missing \\\"item\\\"");
+		assertThat(loose.len()).isEqualTo(1);
+	}
+
+	@Test
+	void readAllShouldSayWhenItWasRead() throws Exception {
+		long before = System.currentTimeMillis();
+		HttpResponse<String> response = get("/actuator/workqueues");
+		Matcher time = Pattern.compile("\"time\":(\\d+)").matcher(response.body());
+		assertThat(time.find()).isTrue();
+		assertThat(Long.parseLong(time.group(1))).isBetween(before, System.currentTimeMillis());
+	}
+
+	@Test
 	void badInputShouldBe400WithABodyThatSaysWhatIsWrong() throws Exception {
 		HttpResponse<String> unknownAction = post("/actuator/workqueues/orders", "{\"action\":\"explode\"}");
 		assertThat(unknownAction.statusCode()).isEqualTo(400);
 		assertThat(unknownAction.body()).contains("Unknown action 'explode'")
 			.contains(
-					"\"actions\":[\"pause\",\"resume\",\"pause-everywhere\",\"resume-everywhere\",\"requeue-dead-letter\",\"drop-dead-letter\",\"requeue-parked\",\"drop-parked\"]");
+					"\"actions\":[\"pause\",\"resume\",\"pause-everywhere\",\"resume-everywhere\",\"remove\",\"requeue-dead-letter\",\"drop-dead-letter\",\"requeue-parked\",\"drop-parked\"]");
 		HttpResponse<String> missingAction = post("/actuator/workqueues/orders", "{}");
 		assertThat(missingAction.statusCode()).isEqualTo(400);
 		assertThat(missingAction.body()).contains("Missing \\\"action\\\"");

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 
+import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.Test;
 import redis.embedded.RedisServer;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,6 +28,7 @@ import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
 import io.github.workqueue.autoconfigure.WorkQueueRegistry;
 import io.github.workqueue.autoconfigure.actuate.WorkQueuesEndpoint;
 import io.github.workqueue.autoconfigure.actuate.DeadLetterDescriptor;
+import io.github.workqueue.autoconfigure.actuate.InstanceDescriptor;
 import io.github.workqueue.autoconfigure.actuate.QueueDescriptor;
 import io.github.workqueue.autoconfigure.actuate.SharedDescriptor;
 import io.github.workqueue.autoconfigure.actuate.WorkQueuesHealthIndicator;
@@ -44,6 +46,7 @@ import io.github.workqueue.spring.QueueWorker;
 import io.github.workqueue.spring.QueueWorkerRegistry;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
@@ -276,6 +279,76 @@ class RedisBackendTest {
 				orders.done(new OrderKey("eu", 1));
 				raw.shutDown();
 			});
+	}
+
+	@Test
+	void theEndpointShouldRemoveAKeyNamedAsStored() {
+		this.runner.withPropertyValues("workqueue.queues." + this.queue + ".item-type=" + OrderKey.class.getName())
+			.run((context) -> {
+				RateLimitingQueue<OrderKey> orders = queue(context);
+				orders.add(new OrderKey("eu", 1));
+				orders.add(new OrderKey("eu", 2));
+				WorkQueuesEndpoint endpoint = new WorkQueuesEndpoint(context.getBean(WorkQueueRegistry.class),
+						context.getBean(QueueWorkerRegistry.class), null);
+				assertThat(endpoint.changeWorkers(this.queue, "remove", "{\"region\":\"eu\",\"id\":1}").depth())
+					.isEqualTo(1);
+				assertThatExceptionOfType(InvalidEndpointRequestException.class)
+					.isThrownBy(() -> endpoint.changeWorkers(this.queue, "remove", "{\"region\":\"eu\",\"id\":1}"))
+					.withMessageContaining("Nothing was removed");
+				assertThat(orders.get(Duration.ofSeconds(5))).contains(new OrderKey("eu", 2));
+				orders.done(new OrderKey("eu", 2));
+			});
+	}
+
+	@Test
+	void theInstancesListShouldSayWhichArePausedAndCountADeadOnesLeasesUntilTheyAreGone() {
+		this.runner.run((context) -> {
+			RateLimitingQueue<String> orders = queue(context);
+			RedisClient deadClient = RedisClient.create(TestRedis.uri());
+			RedisQueueConnection deadConnection = RedisQueueConnection.of(deadClient);
+			RedisQueue<String> dead = RedisQueue.builder(deadConnection, this.queue)
+				.holder("dead")
+				.leaseDuration(Duration.ofSeconds(2))
+				.prefetch(0)
+				.build(ItemCodec.strings());
+			try {
+				WorkQueuesEndpoint endpoint = new WorkQueuesEndpoint(context.getBean(WorkQueueRegistry.class),
+						context.getBean(QueueWorkerRegistry.class), null);
+				((RedisQueue<String>) orders).workersPaused(true);
+				orders.add("a");
+				orders.add("b");
+				assertThat(dead.get(Duration.ofSeconds(5))).contains("a");
+				await().atMost(Duration.ofSeconds(10))
+					.untilAsserted(() -> assertThat(instances(endpoint))
+						.extracting(InstanceDescriptor::holder, InstanceDescriptor::paused,
+								InstanceDescriptor::inFlight)
+						.containsExactlyInAnyOrder(tuple("dead", false, 1),
+								tuple(((RedisQueue<?>) orders).holder(), true, 0)));
+				// No heartbeat and no renewal from now on: as a killed instance.
+				deadConnection.close();
+				await().atMost(Duration.ofSeconds(15))
+					.untilAsserted(() -> assertThat(instances(endpoint)).filteredOn((i) -> i.holder().equals("dead"))
+						.singleElement()
+						.satisfies((i) -> assertThat(i.lastSeenSecondsAgo())
+							.isGreaterThan(InstanceDescriptor.NOT_SEEN_SECONDS)));
+				assertThat(List.of(orders.get(Duration.ofSeconds(10)), orders.get(Duration.ofSeconds(10))))
+					.as("b, and a delivered again once its lease expired")
+					.containsExactlyInAnyOrder(Optional.of("a"), Optional.of("b"));
+				assertThat(instances(endpoint)).filteredOn((i) -> i.holder().equals("dead"))
+					.singleElement()
+					.satisfies((i) -> assertThat(i.inFlight()).as("its heartbeat said 1; its lease is gone").isZero());
+				orders.done("a");
+				orders.done("b");
+			}
+			finally {
+				dead.shutDown();
+				deadClient.shutdown();
+			}
+		});
+	}
+
+	private List<InstanceDescriptor> instances(WorkQueuesEndpoint endpoint) {
+		return endpoint.queue(this.queue).shared().instances();
 	}
 
 	@Test

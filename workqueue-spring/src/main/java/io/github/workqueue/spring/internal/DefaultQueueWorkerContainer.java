@@ -384,6 +384,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	@Override
 	public void release(String reason) {
 		this.gate.release(reason);
+		reportPause();
 	}
 
 	@Override
@@ -399,6 +400,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		if (this.queue instanceof LeasingAhead ahead) {
 			ahead.giveBackLeasedAhead();
 		}
+		reportPause();
 	}
 
 	@Override
@@ -414,6 +416,14 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	@Override
 	public void resume() {
 		this.gate.resume();
+		reportPause();
+	}
+
+	/** Tells a queue shared with other instances whether the workers take items now. */
+	private void reportPause() {
+		if (this.queue instanceof LeasingAhead ahead) {
+			ahead.workersPaused(this.gate.isPaused() || this.gate.isHeld());
+		}
 	}
 
 	@Override

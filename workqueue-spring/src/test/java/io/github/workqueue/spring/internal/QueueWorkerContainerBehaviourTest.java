@@ -14,6 +14,8 @@ import org.junit.jupiter.api.Test;
 
 import io.github.workqueue.core.FailedAttempts;
 import io.github.workqueue.core.RateLimitingQueue;
+import io.github.workqueue.redis.QueueInstance;
+import io.github.workqueue.redis.RedisQueue;
 import io.github.workqueue.redis.TestRedis;
 import io.github.workqueue.spring.ItemGivenUpEvent;
 import io.github.workqueue.spring.ItemsUnfinishedAtShutdownEvent;
@@ -59,6 +61,23 @@ class QueueWorkerContainerBehaviourTest extends OnBothBackends {
 		}
 		await().until(() -> worker.done.size() == 50);
 		assertThat(container.liveWorkers()).isEqualTo(3);
+	}
+
+	@Test
+	void aPausedOrHeldContainerShouldSaySoToTheOtherInstancesOfARedisQueue() {
+		assumeTrue(this.backend.equals("redis"), "only a Redis queue has other instances");
+		RateLimitingQueue<Object> queue = kit().queue("pause-seen");
+		RedisQueue<?> redis = (RedisQueue<?>) queue;
+		DefaultQueueWorkerContainer container = kit().start(queue, new Recorder(), 1, null);
+		container.pause();
+		await().until(() -> redis.instances().stream().allMatch(QueueInstance::paused));
+		container.hold("leader election");
+		container.resume();
+		await().during(Duration.ofMillis(1500))
+			.atMost(Duration.ofSeconds(5))
+			.until(() -> redis.instances().stream().allMatch(QueueInstance::paused));
+		container.release("leader election");
+		await().until(() -> redis.instances().stream().noneMatch(QueueInstance::paused));
 	}
 
 	@Test
