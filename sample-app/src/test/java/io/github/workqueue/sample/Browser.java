@@ -102,6 +102,12 @@ final class Browser implements AutoCloseable {
 		return ((JavascriptExecutor) this.driver).executeScript(javascript, arguments);
 	}
 
+	/** Resizes the window, keeping its height. */
+	void windowWidth(int width) {
+		org.openqa.selenium.Dimension size = this.driver.manage().window().getSize();
+		this.driver.manage().window().setSize(new org.openqa.selenium.Dimension(width, size.getHeight()));
+	}
+
 	void acceptConfirmation() {
 		this.driver.switchTo().alert().accept();
 	}
