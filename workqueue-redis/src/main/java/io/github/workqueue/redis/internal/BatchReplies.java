@@ -24,33 +24,24 @@ import org.jspecify.annotations.Nullable;
  * last attempt is due, after their caller stopped waiting too.
  *
  * <p>
- * <b>Concurrency.</b> The shared state is guarded by the batcher's monitor, taken for
- * moments only. {@link #read} runs on the sender only; a Lettuce thread hands a landed
- * flight over without the monitor ({@link #landed}); a hint takes it for a moment
- * ({@link #hintEnded}). A taker is served under the monitor ({@link Taker#claim}) and its
- * thread woken once the monitor is left ({@link Taker#wake}), so that the woken worker,
- * which asks for the monitor at once for its done and its next take, does not find it
- * held by the serving.
+ * <b>Concurrency.</b> The shared state is a {@link BatchState}, whose monitor this class
+ * never takes itself. {@link #read} runs on the sender only; a hint's end
+ * ({@link #hintEnded}) on a Lettuce thread. A taker is served by the state
+ * ({@link Taker#claim}) and its thread woken here, once the state's monitor is left
+ * ({@link Taker#wake}), so that the woken worker, which asks for the monitor at once for
+ * its done and its next take, does not find it held by the serving.
  */
 final class BatchReplies {
 
 	private static final System.Logger logger = System.getLogger(RedisQueue.class.getName());
 
-	private final Object lock;
+	private final BatchState state;
 
 	private final String name;
 
 	private final RedisLink link;
 
 	private final Shards shards;
-
-	private final PendingRequests pending;
-
-	private final LeaseAsks asks;
-
-	private final LeaseAheadBuffer buffer;
-
-	private final Flights flights;
 
 	private final LeaseReturns returns;
 
@@ -61,32 +52,16 @@ final class BatchReplies {
 
 	private final ReplicaAck ack;
 
-	private final Runnable unparkSender;
-
-	BatchReplies(BatcherState state, Runnable unparkSender) {
-		this.lock = state.lock();
-		this.name = state.name();
-		this.link = state.link();
-		this.shards = state.shards();
-		this.pending = state.pending();
-		this.asks = state.asks();
-		this.buffer = state.buffer();
-		this.flights = state.flights();
-		this.returns = state.returns();
-		this.hints = state.hints();
-		this.outage = state.outage();
-		this.ack = state.ack();
-		this.unparkSender = unparkSender;
-	}
-
-	/**
-	 * A flight's reply came or it failed: handed to the sender. Runs on a Lettuce thread
-	 * (or the sender's, for a reply already there).
-	 */
-	void landed(Flight flight) {
-		if (this.flights.landed(flight)) {
-			this.unparkSender.run();
-		}
+	BatchReplies(BatchState state, String name, RedisLink link, Shards shards, LeaseReturns returns,
+			List<WakeHints> hints, OutageLog outage, ReplicaAck ack) {
+		this.state = state;
+		this.name = name;
+		this.link = link;
+		this.shards = shards;
+		this.returns = returns;
+		this.hints = hints;
+		this.outage = outage;
+		this.ack = ack;
 	}
 
 	/**
@@ -95,24 +70,16 @@ final class BatchReplies {
 	 * @return whether a reply was read (not a failure, nor a part sent again)
 	 */
 	boolean read(Flight flight) {
-		synchronized (this.lock) {
-			this.flights.read(flight);
-			this.asks.landed(flight);
-		}
+		this.state.reading(flight);
 		if (flight.wantsSecondTry()) {
 			// The server lacked the library (a new or promoted master) or refused
 			// functions: mended off this thread, so that no other shard waits for it.
 			Flight second = flight.secondTry(this.link.helpers());
-			synchronized (this.lock) {
-				this.flights.sent(second);
-				this.asks.sent(second);
-			}
-			second.whenAnswered(() -> landed(second));
+			this.state.sentAgain(second);
+			second.whenAnswered(() -> this.state.landed(second));
 			return false;
 		}
-		synchronized (this.lock) {
-			this.buffer.answered(flight.part.wanted() - flight.takers.size());
-		}
+		this.state.leasesAheadAnswered(flight);
 		List<Object> reply;
 		try {
 			reply = flight.reply();
@@ -127,10 +94,7 @@ final class BatchReplies {
 			return false;
 		}
 		this.outage.succeeded();
-		synchronized (this.lock) {
-			this.pending.answered(flight.shard());
-			this.buffer.roundTrip(System.nanoTime() - flight.sentNanos);
-		}
+		this.state.shardAnswered(flight, System.nanoTime());
 		boolean answered;
 		try {
 			answered = complete(flight, reply, fellShort(flight));
@@ -167,40 +131,24 @@ final class BatchReplies {
 	 */
 	private boolean complete(Flight flight, List<Object> reply, ReplicaAck.@Nullable Shortfall shortOf) {
 		ShardBatch part = flight.part;
-		int forTakers = flight.takers.size();
-		long sent = flight.sentNanos;
-		ShardBatch.Answer answer = part.complete(reply, sent, shortOf);
+		ShardBatch.Answer answer = part.complete(reply, flight.sentNanos, shortOf);
 		if (part.wanted() == 0) {
 			return true;
 		}
 		List<Grant> grants = answer.grants();
-		int granted = grants.size();
-		List<Grant> unclaimed;
-		boolean allShort = false;
+		BatchState.Served outcome;
 		List<Taker> served = new ArrayList<>(grants.size());
 		try {
-			synchronized (this.lock) {
-				unclaimed = this.asks.serve(grants, this.buffer, served);
-				if (granted < forTakers) {
-					for (Taker taker : flight.takers) {
-						taker.answeredShort(flight.shard(), this.shards.count());
-					}
-					allShort = this.asks.shardWasShort(answer.nextEventMicros(), sent, System.nanoTime());
-				}
-				else {
-					this.asks.shardHadEnough();
-					this.buffer.shardAnswered(granted < part.wanted(), System.nanoTime());
-				}
-			}
+			outcome = this.state.serveFlight(flight, grants, answer.nextEventMicros(), this.shards.count(), served);
 		}
 		finally {
 			served.forEach(Taker::wake);
 		}
-		this.returns.giveBackUntaken(unclaimed);
-		if (granted >= forTakers) {
+		this.returns.giveBackUntaken(outcome.unclaimed());
+		if (grants.size() >= flight.takers.size()) {
 			return true;
 		}
-		if (allShort) {
+		if (outcome.allShort()) {
 			for (int shard = 0; shard < this.hints.size(); shard++) {
 				int hinted = shard;
 				this.hints.get(shard).listen((popped) -> hintEnded(hinted, popped));
@@ -217,15 +165,7 @@ final class BatchReplies {
 		if (!popped) {
 			return;
 		}
-		boolean passOn;
-		synchronized (this.lock) {
-			boolean waited = this.asks.hinted(shard);
-			passOn = !waited && !this.asks.isShutDown();
-			if (waited) {
-				this.unparkSender.run();
-			}
-		}
-		if (passOn) {
+		if (this.state.hinted(shard)) {
 			this.link.pushHint(this.shards.keys(shard).wake());
 		}
 	}
@@ -293,9 +233,7 @@ final class BatchReplies {
 				retry.add(done);
 			}
 		}
-		synchronized (this.lock) {
-			this.pending.retryLater(part.shard(), retry, now);
-		}
+		this.state.retryLater(part.shard(), retry, now);
 	}
 
 }

@@ -92,7 +92,7 @@ abstract class BatchRequest {
 
 		/**
 		 * The calling thread's done without waiting, for the same shard, that this add
-		 * must follow; set before the add is queued, under the batcher's monitor.
+		 * must follow; set before the add is queued, under the batch state's monitor.
 		 */
 		@Nullable Done after;
 
@@ -187,7 +187,9 @@ abstract class BatchRequest {
 		/** Set with an accepted outcome that fewer replicas confirmed than asked. */
 		@Nullable UnreplicatedWriteException unreplicated;
 
-		/** Set, under the batcher's monitor, once a part carrying this done was made. */
+		/**
+		 * Set, under the batch state's monitor, once a part carrying this done was made.
+		 */
 		boolean sent;
 
 		Done(int shard, HeldLease lease, long askUntilNanos, Thread requester,

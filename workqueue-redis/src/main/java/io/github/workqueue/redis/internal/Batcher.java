@@ -59,9 +59,10 @@ import org.jspecify.annotations.Nullable;
  * reports no answer yet.
  *
  * <p>
- * <b>Concurrency.</b> Thread-safe. The state shared with the sender
- * ({@link BatcherState}) is guarded by this object's monitor, which is never held across
- * I/O or a wait. Each request's outcome is guarded by its own monitor and written once.
+ * <b>Concurrency.</b> Thread-safe. The state shared with the sender is a
+ * {@link BatchState}, which owns the one monitor that guards it (never held across I/O or
+ * a wait); this class takes no lock of its own. Each request's outcome is guarded by its
+ * own monitor and written once; each {@link Taker} by its own.
  */
 final class Batcher {
 
@@ -86,14 +87,11 @@ final class Batcher {
 	/** One listener per shard. */
 	private final List<WakeHints> hints;
 
-	/** Per shard, the adds and dones waiting for its next part, and its backoff. */
-	private final PendingRequests pending;
-
-	/** The threads waiting in {@link #take}, and the asks for their leases. */
-	private final LeaseAsks asks;
-
-	/** The leases taken ahead of the takers (prefetch). */
-	private final LeaseAheadBuffer buffer;
+	/**
+	 * The requests waiting for a batch, the takers and their asks, the leases taken ahead
+	 * and the flights.
+	 */
+	private final BatchState state;
 
 	private final BatchSender sender;
 
@@ -145,12 +143,11 @@ final class Batcher {
 		}
 		this.asyncRoom = List.copyOf(room);
 		long start = System.nanoTime();
-		this.pending = new PendingRequests(count, start);
-		this.asks = new LeaseAsks(count, longestBlockNanos);
-		this.buffer = new LeaseAheadBuffer(prefetch, leaseDuration, count, longestBlockNanos, start);
-		BatcherState state = new BatcherState(this, name, link, shards, this.pending, this.asks, this.buffer,
-				new Flights(count), this.returns, this.hints, outage, ack);
-		this.sender = new BatchSender(state, now, fixedArgs, askingTime());
+		this.state = new BatchState(new PendingRequests(count, start), new LeaseAsks(count, longestBlockNanos),
+				new LeaseAheadBuffer(prefetch, leaseDuration, count, longestBlockNanos, start), new Flights(count));
+		BatchReplies replies = new BatchReplies(this.state, name, link, shards, this.returns, this.hints, outage, ack);
+		this.sender = new BatchSender(this.state, name, link, shards, now, fixedArgs, askingTime(), replies, ack);
+		this.state.attach(this.sender);
 	}
 
 	/**
@@ -178,12 +175,7 @@ final class Batcher {
 	 * waiting, and wakes the sender.
 	 */
 	private void queue(BatchRequest.Add request) {
-		BatchRequest.Done deferred = this.lastDeferred.get();
-		synchronized (this) {
-			this.pending.add(request, deferred);
-			this.sender.arrived();
-			this.sender.wakeFor(request.shard);
-		}
+		this.state.queueAdd(request, this.lastDeferred.get());
 	}
 
 	/**
@@ -220,14 +212,7 @@ final class Batcher {
 	 * time; the adds after it are still sent, and may or may not be applied
 	 */
 	void addAll(List<BatchRequest.Add> requests, Runnable madeDirty) {
-		BatchRequest.Done deferred = this.lastDeferred.get();
-		synchronized (this) {
-			for (BatchRequest.Add request : requests) {
-				this.pending.add(request, deferred);
-			}
-			this.sender.arrived();
-			this.sender.wake();
-		}
+		this.state.queueAdds(requests, this.lastDeferred.get());
 		long bound = this.link.requestBound().toNanos();
 		for (BatchRequest.Add request : requests) {
 			if (answer(request, bound)) {
@@ -295,11 +280,7 @@ final class Batcher {
 		Consumer<@Nullable Boolean> dispatched = (outcome) -> helpers.execute(() -> lateOutcome.accept(outcome));
 		BatchRequest.Done request = new BatchRequest.Done(this.shards.of(lease.encoded), lease, askUntilNanos,
 				Thread.currentThread(), dispatched);
-		synchronized (this) {
-			this.pending.done(request);
-			this.sender.arrived();
-			this.sender.wakeFor(request.shard);
-		}
+		this.state.queueDone(request);
 		if (request.await(this.link.requestBound().toNanos()) && request.accepted == null) {
 			// Its outcome will never be known, and the caller is told so now.
 			dispatched.accept(null);
@@ -329,11 +310,7 @@ final class Batcher {
 		request.leave();
 		this.pendingDones.add(request);
 		this.lastDeferred.set(request);
-		synchronized (this) {
-			this.pending.done(request);
-			this.sender.arrived();
-			this.sender.wakeFor(request.shard);
-		}
+		this.state.queueDone(request);
 	}
 
 	/**
@@ -373,24 +350,14 @@ final class Batcher {
 		Taker taker = new Taker();
 		List<BufferedGrant> stale = new ArrayList<>(0);
 		long[] lastTaken = this.lastTaken.get();
-		Grant ready;
-		synchronized (this) {
-			if (this.asks.isShutDown()) {
-				return null;
-			}
-			this.sender.arrived();
-			long now = System.nanoTime();
-			long gap = (lastTaken[0] == Long.MIN_VALUE || now - lastTaken[0] > LONGEST_WORK_NANOS) ? -1
-					: now - lastTaken[0];
-			ready = this.buffer.take(now, gap, stale);
-			if (ready == null) {
-				this.asks.waitFor(taker, now);
-				this.sender.wakeForLeases();
-			}
-			else if (this.buffer.tookOne(now, this.asks.isShutDown())) {
-				this.sender.wakeForLeases();
-			}
+		long now = System.nanoTime();
+		long gap = (lastTaken[0] == Long.MIN_VALUE || now - lastTaken[0] > LONGEST_WORK_NANOS) ? -1
+				: now - lastTaken[0];
+		BatchState.Take take = this.state.take(taker, now, gap, stale);
+		if (take.shutDown()) {
+			return null;
 		}
+		Grant ready = take.ready();
 		if (!stale.isEmpty()) {
 			this.returns.giveBackUntaken(stale.stream().map((buffered) -> buffered.grant).toList());
 		}
@@ -425,9 +392,7 @@ final class Batcher {
 			List<Grant> unclaimed;
 			List<Taker> served = new ArrayList<>(1);
 			try {
-				synchronized (this) {
-					unclaimed = this.asks.serve(List.of(grant), this.buffer, served);
-				}
+				unclaimed = this.state.serve(List.of(grant), served);
 			}
 			finally {
 				served.forEach(Taker::wake);
@@ -437,13 +402,13 @@ final class Batcher {
 	}
 
 	/** How many leases taken ahead wait in the buffer now. */
-	synchronized int leasedAhead() {
-		return this.buffer.size();
+	int leasedAhead() {
+		return this.state.leasedAhead();
 	}
 
 	/** How many threads wait in {@code take} now. */
-	synchronized int waitingTakers() {
-		return this.asks.count();
+	int waitingTakers() {
+		return this.state.waitingTakers();
 	}
 
 	/**
@@ -452,14 +417,9 @@ final class Batcher {
 	 * workers are busy or stopped asking), so other instances may.
 	 */
 	List<BufferedGrant> buffered() {
-		List<Grant> overdue;
-		List<BufferedGrant> waiting;
-		synchronized (this) {
-			overdue = this.buffer.takeOverdue(System.nanoTime());
-			waiting = this.buffer.waiting();
-		}
-		this.returns.giveBackUntaken(overdue);
-		return waiting;
+		BatchState.Buffered buffered = this.state.buffered(System.nanoTime());
+		this.returns.giveBackUntaken(buffered.overdue());
+		return buffered.waiting();
 	}
 
 	/**
@@ -468,10 +428,7 @@ final class Batcher {
 	 * @return how many were given back
 	 */
 	int giveBackLeasedAhead() {
-		List<Grant> grants;
-		synchronized (this) {
-			grants = this.buffer.drain(true);
-		}
+		List<Grant> grants = this.state.drainBuffer(true);
 		this.returns.giveBackUntaken(grants);
 		return grants.size();
 	}
@@ -481,8 +438,8 @@ final class Batcher {
 	 * handed it after this returns. The caller ends the lease ({@code remove}).
 	 * @return the lease, or {@code null} if none was taken ahead for the item
 	 */
-	synchronized @Nullable Grant takeLeasedAhead(String encoded) {
-		return this.buffer.remove(encoded);
+	@Nullable Grant takeLeasedAhead(String encoded) {
+		return this.state.takeLeasedAhead(encoded);
 	}
 
 	/**
@@ -491,12 +448,7 @@ final class Batcher {
 	 * are still sent.
 	 */
 	void shutDown() {
-		List<Grant> grants;
-		synchronized (this) {
-			this.asks.shutDown();
-			grants = this.buffer.drain(false);
-			this.sender.unpark();
-		}
+		List<Grant> grants = this.state.shutDown();
 		this.returns.giveBackUntaken(grants);
 		this.hints.forEach(WakeHints::close);
 	}

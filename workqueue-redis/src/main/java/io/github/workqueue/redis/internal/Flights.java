@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * meanwhile.
  *
  * <p>
- * <b>Concurrency.</b> The shards' flights are guarded by the owning {@link Batcher}'s
+ * <b>Concurrency.</b> The shards' flights are guarded by the owning {@link BatchState}'s
  * monitor. The landed flights are a concurrent queue: a Lettuce thread adds to it without
  * the monitor ({@link #landed}), each flight once, by winning its
  * {@link Flight#handOver}.

@@ -18,9 +18,9 @@ import org.jspecify.annotations.Nullable;
  * {@code longestBlock}. A pause suspends the asks until the next take.
  *
  * <p>
- * <b>Concurrency.</b> Not thread-safe: guarded by the owning {@link Batcher}'s monitor,
- * like the batcher's other state. {@link BufferedGrant}s are shared with the renewer,
- * which reads them without it.
+ * <b>Concurrency.</b> Not thread-safe: guarded by the owning {@link BatchState}'s
+ * monitor, with the rest of the batches' shared state. {@link BufferedGrant}s are shared
+ * with the renewer, which reads them without it.
  */
 final class LeaseAheadBuffer {
 

@@ -23,7 +23,8 @@ import org.jspecify.annotations.Nullable;
  * interrupted, were served by another shard or released by shutdown).
  *
  * <p>
- * <b>Concurrency.</b> Not thread-safe: guarded by the owning {@link Batcher}'s monitor.
+ * <b>Concurrency.</b> Not thread-safe: guarded by the owning {@link BatchState}'s
+ * monitor.
  */
 final class LeaseAsks {
 
@@ -167,10 +168,10 @@ final class LeaseAsks {
 	 */
 	long wakeAt(long now, long wakeAt) {
 		if (!this.hinted && now - this.pollAt < 0) {
-			return BatchSender.earlier(wakeAt, this.pollAt);
+			return BatchState.earlier(wakeAt, this.pollAt);
 		}
 		if (this.asking != null) {
-			return BatchSender.earlier(wakeAt, this.asking.sentNanos + PATIENCE_NANOS);
+			return BatchState.earlier(wakeAt, this.asking.sentNanos + PATIENCE_NANOS);
 		}
 		return wakeAt;
 	}
@@ -179,8 +180,8 @@ final class LeaseAsks {
 	 * Hands each grant, in order, to the first taker still waiting, or else to the buffer
 	 * while it has room: all at once, so that a served taker finds the buffer filled.
 	 * @param served the takers served are added here, each as it is served: the caller
-	 * wakes them ({@link Taker#wake}) once it holds the batcher's monitor no more, also
-	 * if this throws
+	 * wakes them ({@link Taker#wake}) once it holds the batch state's monitor no more,
+	 * also if this throws
 	 * @return the grants that neither took
 	 */
 	List<Grant> serve(List<Grant> grants, LeaseAheadBuffer buffer, List<Taker> served) {

@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * dones (group commit keeps a thread's order).
  *
  * <p>
- * <b>Concurrency.</b> Not thread-safe: guarded by the owning {@link Batcher}'s monitor.
+ * <b>Concurrency.</b> Not thread-safe: guarded by the owning {@link BatchState}'s
+ * monitor.
  */
 final class PendingRequests {
 

@@ -79,8 +79,8 @@ final class Taker {
 	/**
 	 * Gives the taker a grant if it still waits, without waking its thread: whoever
 	 * claimed it calls {@link #wake} once it holds no other lock, so that the thread,
-	 * woken, does not find the batcher's monitor still held by its server (it asks for
-	 * that monitor at once to end its item and take the next). A thread that wakes by
+	 * woken, does not find the batch state's monitor still held by its server (it asks
+	 * for that monitor at once to end its item and take the next). A thread that wakes by
 	 * itself meanwhile (its timeout) finds the grant.
 	 * @return whether the taker took the grant
 	 */

@@ -1,0 +1,512 @@
+package io.github.workqueue.redis.internal;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What one {@link Batcher}'s callers, its sender ({@link BatchSender}) and the reading of
+ * its replies ({@link BatchReplies}) share, with the one monitor that guards it: every
+ * step that reads or changes it is a method here, so that the callers, the sender and the
+ * replies take no lock of their own for it.
+ *
+ * <p>
+ * <b>Guarded by this object's monitor</b>, which is never held across I/O or a wait:
+ * <ul>
+ * <li>{@code pending}: per shard, the adds and dones waiting for its next part, and its
+ * backoff after a failure;</li>
+ * <li>{@code asks}: the threads waiting in {@code take} ({@link Taker}s) and the asks for
+ * their leases, shard by shard;</li>
+ * <li>{@code buffer}: the leases taken ahead of the takers, and its sizing;</li>
+ * <li>{@code flights}: per shard, the part on its way (the landed flights are a
+ * concurrent queue, handed over without the monitor: {@link #landed});</li>
+ * <li>{@code awaited}, {@code lingerUntil}, {@code lingering}: the sender's linger for
+ * the threads whose dones the last batch answered;</li>
+ * <li>{@code running}: whether a sender thread runs (or was started).</li>
+ * </ul>
+ * <b>Invariants</b>, kept by the methods here:
+ * <ul>
+ * <li>a shard has at most one part on its way; its next part gathers in {@code pending}
+ * meanwhile, and is made only once the flight was read;</li>
+ * <li>a request leaves {@code pending} only into a part that is sent (or failed to be
+ * sent, which is a landing like any other), and returns to it only as a retry of a part
+ * that failed;</li>
+ * <li>a grant served here goes to exactly one of: a taker that claimed it, the buffer, or
+ * the list of grants returned to the caller, who gives them back to Redis;</li>
+ * <li>while anything is pending, flying or asked for, a sender runs: a request starts one
+ * if none does, and a sender that ends starts another if something is left
+ * ({@link #senderEnded});</li>
+ * <li>the sender is unparked for anything it would act on while parked: a request for a
+ * shard with no flight, a taker while a shard is free, a landing, the arrival of the last
+ * awaited thread, a hint.</li>
+ * </ul>
+ * A taker served here is woken by the caller once the monitor is left ({@link Taker#wake}
+ * on the served list), so that the woken thread, which asks for the monitor at once, does
+ * not find it held.
+ */
+final class BatchState {
+
+	/**
+	 * How long the sender lingers for the threads whose dones the last batch answered.
+	 */
+	private static final long LINGER_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+
+	private final PendingRequests pending;
+
+	private final LeaseAsks asks;
+
+	private final LeaseAheadBuffer buffer;
+
+	private final Flights flights;
+
+	/**
+	 * Threads whose done the last batch answered and that took their lease themselves:
+	 * the next batch waits for them, until each has asked or {@link #LINGER_NANOS}
+	 * passed.
+	 */
+	private final Set<Thread> awaited = new HashSet<>();
+
+	private long lingerUntil;
+
+	/**
+	 * The sender parked, or is about to, until the linger ends: it wakes by itself then
+	 * and sends what came meanwhile.
+	 */
+	private boolean lingering;
+
+	private boolean running;
+
+	/** Set once, by {@link #attach}, before the first request. */
+	private @Nullable BatchSender sender;
+
+	BatchState(PendingRequests pending, LeaseAsks asks, LeaseAheadBuffer buffer, Flights flights) {
+		this.pending = pending;
+		this.asks = asks;
+		this.buffer = buffer;
+		this.flights = flights;
+	}
+
+	/** Names the sender this state starts and wakes. */
+	synchronized void attach(BatchSender sender) {
+		this.sender = sender;
+	}
+
+	// The callers' steps (Batcher).
+
+	/**
+	 * Queues an add for its shard's next part, after the calling thread's done without
+	 * waiting ({@code deferred}, or {@code null}).
+	 */
+	synchronized void queueAdd(BatchRequest.Add request, BatchRequest.@Nullable Done deferred) {
+		this.pending.add(request, deferred);
+		arrived();
+		wakeFor(request.shard);
+	}
+
+	/** Queues adds, in order, as {@link #queueAdd} does each. */
+	synchronized void queueAdds(List<BatchRequest.Add> requests, BatchRequest.@Nullable Done deferred) {
+		for (BatchRequest.Add request : requests) {
+			this.pending.add(request, deferred);
+		}
+		arrived();
+		wakeSender();
+	}
+
+	/** Queues a done for its shard's next part. */
+	synchronized void queueDone(BatchRequest.Done request) {
+		this.pending.done(request);
+		arrived();
+		wakeFor(request.shard);
+	}
+
+	/** What {@link #take} found. */
+	record Take(boolean shutDown, @Nullable Grant ready) {
+	}
+
+	/**
+	 * A thread comes to take: the buffer's oldest lease that can be handed out, or else
+	 * the taker waits for a grant (and the sender asks for it).
+	 * @param gapNanos how long the thread was away since its previous take returned an
+	 * item, or -1 if it had none lately
+	 * @param stale where the buffered leases that can no longer be handed out go, for the
+	 * caller to give back
+	 */
+	synchronized Take take(Taker taker, long now, long gapNanos, List<BufferedGrant> stale) {
+		if (this.asks.isShutDown()) {
+			return new Take(true, null);
+		}
+		arrived();
+		Grant ready = this.buffer.take(now, gapNanos, stale);
+		if (ready == null) {
+			this.asks.waitFor(taker, now);
+			wakeForLeases();
+		}
+		else if (this.buffer.tookOne(now, this.asks.isShutDown())) {
+			wakeForLeases();
+		}
+		return new Take(false, ready);
+	}
+
+	/**
+	 * Serves grants to the takers still waiting, in order, then to the buffer while it
+	 * has room.
+	 * @param served where the takers served go, for the caller to wake
+	 * @return the grants nobody took, for the caller to give back
+	 */
+	synchronized List<Grant> serve(List<Grant> grants, List<Taker> served) {
+		return this.asks.serve(grants, this.buffer, served);
+	}
+
+	synchronized int leasedAhead() {
+		return this.buffer.size();
+	}
+
+	synchronized int waitingTakers() {
+		return this.asks.count();
+	}
+
+	/**
+	 * The buffer for the renewer, with the leases that waited a whole lease taken out.
+	 */
+	record Buffered(List<Grant> overdue, List<BufferedGrant> waiting) {
+	}
+
+	synchronized Buffered buffered(long now) {
+		List<Grant> overdue = this.buffer.takeOverdue(now);
+		return new Buffered(overdue, this.buffer.waiting());
+	}
+
+	/**
+	 * Empties the buffer, in order, for the caller to give back; with {@code suspend} (a
+	 * pause) none is asked for ahead until the next take.
+	 */
+	synchronized List<Grant> drainBuffer(boolean suspend) {
+		return this.buffer.drain(suspend);
+	}
+
+	/** Takes an item's lease out of the buffer, or returns {@code null}. */
+	synchronized @Nullable Grant takeLeasedAhead(String encoded) {
+		return this.buffer.remove(encoded);
+	}
+
+	/**
+	 * Releases the takers and stops granting leases; the adds and dones asked already are
+	 * still sent.
+	 * @return the buffer, for the caller to give back
+	 */
+	synchronized List<Grant> shutDown() {
+		this.asks.shutDown();
+		List<Grant> grants = this.buffer.drain(false);
+		unpark();
+		return grants;
+	}
+
+	// The sender's steps (BatchSender).
+
+	/** A shard's part of the next batch, with the takers it asks leases for. */
+	record Part(ShardBatch part, List<Taker> takers) {
+	}
+
+	/**
+	 * What the sender does next: read the flights that landed, send a batch, park (for
+	 * {@code parkNanos}, {@code Long.MAX_VALUE} for no limit), or end.
+	 */
+	record SenderStep(List<Flight> landed, @Nullable List<Part> batch, long parkNanos, boolean end) {
+
+		static final SenderStep END = new SenderStep(List.of(), null, 0, true);
+
+	}
+
+	/**
+	 * Decides the sender's next step: the landed flights first (each is handed over once,
+	 * and stays its shard's flight until it is read), else a batch if one would carry
+	 * anything and no linger holds it, else a park until there is something to do, else
+	 * the end, when the batcher is shutting down and nothing is left.
+	 */
+	synchronized SenderStep nextStep(long now) {
+		this.flights.timeOutOverdue(now);
+		if (this.flights.anyLanded()) {
+			return new SenderStep(this.flights.takeLanded(), null, 0, false);
+		}
+		boolean ready = sendable(now);
+		// No linger while a caller waits for an add and takers wait already: their asks
+		// ride in this batch, and a linger would hold that caller.
+		long lingerNanos = (this.awaited.isEmpty() || (this.pending.hasAwaitedAdds() && this.asks.any())) ? 0
+				: this.lingerUntil - now;
+		this.lingering = ready && lingerNanos > 0;
+		if (ready) {
+			return (lingerNanos > 0) ? new SenderStep(List.of(), null, lingerNanos, false)
+					: new SenderStep(List.of(), nextBatch(now), 0, false);
+		}
+		if (this.asks.isShutDown() && this.pending.isEmpty() && !this.flights.any()) {
+			this.running = false;
+			return SenderStep.END;
+		}
+		return new SenderStep(List.of(), null, idleNanos(now), false);
+	}
+
+	/** A reply was read: the next batch lingers for the threads it answered. */
+	synchronized void lingerAfterReply() {
+		this.lingerUntil = System.nanoTime() + LINGER_NANOS;
+	}
+
+	/** The parts of a batch went (or failed to go): they are the shards' flights now. */
+	synchronized void sent(List<Flight> sent) {
+		for (Flight flight : sent) {
+			this.flights.sent(flight);
+			this.asks.sent(flight);
+			for (BatchRequest.Done done : flight.part.dones()) {
+				if (done.lease.taker == done.requester) {
+					this.awaited.add(done.requester);
+				}
+			}
+		}
+	}
+
+	/**
+	 * The sender thread ended (normally, or by a failure): another starts if anything is
+	 * left to send or to read.
+	 */
+	synchronized void senderEnded() {
+		this.running = false;
+		if (!this.pending.isEmpty() || this.flights.any() || this.asks.any()) {
+			wakeSender();
+		}
+	}
+
+	// The replies' steps (BatchReplies).
+
+	/**
+	 * A flight's reply came or it failed: handed to the sender without the monitor (a
+	 * Lettuce thread, or the sender's own for a reply already there).
+	 */
+	void landed(Flight flight) {
+		if (this.flights.landed(flight)) {
+			unpark();
+		}
+	}
+
+	/** The sender reads a flight that landed: its shard is free for the next part. */
+	synchronized void reading(Flight flight) {
+		this.flights.read(flight);
+		this.asks.landed(flight);
+	}
+
+	/** A part went again (a second try): the shard's flight again. */
+	synchronized void sentAgain(Flight second) {
+		this.flights.sent(second);
+		this.asks.sent(second);
+	}
+
+	/** A flight's leases beyond its takers' were answered (granted or not). */
+	synchronized void leasesAheadAnswered(Flight flight) {
+		this.buffer.answered(flight.part.wanted() - flight.takers.size());
+	}
+
+	/** A shard answered: its backoff ends, and the round trip counts for the sizing. */
+	synchronized void shardAnswered(Flight flight, long now) {
+		this.pending.answered(flight.shard());
+		this.buffer.roundTrip(now - flight.sentNanos);
+	}
+
+	/**
+	 * What serving a flight's grants did: the grants nobody took (for the caller to give
+	 * back), and whether every shard in a row had too few for the takers (then each
+	 * shard's hint is listened for).
+	 */
+	record Served(List<Grant> unclaimed, boolean allShort) {
+	}
+
+	/**
+	 * Serves a flight's grants ({@link #serve}) and counts how the shard answered the
+	 * takers' ask: short for each of the flight's takers if it granted fewer than them.
+	 * @param served where the takers served go, for the caller to wake
+	 */
+	synchronized Served serveFlight(Flight flight, List<Grant> grants, long nextEventMicros, int shardCount,
+			List<Taker> served) {
+		List<Grant> unclaimed = this.asks.serve(grants, this.buffer, served);
+		int granted = grants.size();
+		long now = System.nanoTime();
+		if (granted < flight.takers.size()) {
+			for (Taker taker : flight.takers) {
+				taker.answeredShort(flight.shard(), shardCount);
+			}
+			return new Served(unclaimed, this.asks.shardWasShort(nextEventMicros, flight.sentNanos, now));
+		}
+		this.asks.shardHadEnough();
+		this.buffer.shardAnswered(granted < flight.part.wanted(), now);
+		return new Served(unclaimed, false);
+	}
+
+	/**
+	 * A hint came for a shard: the sender asks again if takers waited for one.
+	 * @return whether to pass the hint on to another instance (none waited here)
+	 */
+	synchronized boolean hinted(int shard) {
+		boolean waited = this.asks.hinted(shard);
+		if (waited) {
+			unpark();
+		}
+		return !waited && !this.asks.isShutDown();
+	}
+
+	/** A failed part's dones wait for their shard's next try, after its backoff. */
+	synchronized void retryLater(int shard, List<BatchRequest.Done> retry, long now) {
+		this.pending.retryLater(shard, retry, now);
+	}
+
+	// Under the monitor, below.
+
+	/**
+	 * The calling thread asked for something: the sender no longer waits for it, and
+	 * stops lingering once none is awaited.
+	 */
+	private void arrived() {
+		if (this.awaited.remove(Thread.currentThread()) && this.awaited.isEmpty()) {
+			unpark();
+		}
+	}
+
+	private void unpark() {
+		BatchSender current = this.sender;
+		if (current != null) {
+			current.unpark();
+		}
+	}
+
+	/** Starts the sender if none runs, or wakes it. */
+	private void wakeSender() {
+		if (this.running) {
+			unpark();
+			return;
+		}
+		this.running = true;
+		if (this.sender != null) {
+			this.sender.start();
+		}
+	}
+
+	/**
+	 * Starts the sender if none runs, or wakes it for a request to the given shard unless
+	 * it would find nothing to do: while the shard's part is on its way the request waits
+	 * for the next part, and the landing (or the flight's deadline) wakes the sender;
+	 * while the sender lingers it wakes by itself when the linger ends. A request that
+	 * woke the sender for nothing cost a park and an unpark per request.
+	 */
+	private void wakeFor(int shard) {
+		if (!this.running || (this.flights.isFree(shard) && !this.lingering)) {
+			wakeSender();
+		}
+	}
+
+	/**
+	 * Starts the sender if none runs, or wakes it for a lease ask unless it would find
+	 * nothing to do: every shard's part is on its way, or it lingers.
+	 */
+	private void wakeForLeases() {
+		if (!this.running || (this.flights.anyFree() && !this.lingering)) {
+			wakeSender();
+		}
+	}
+
+	/** Whether the next batch would carry anything. */
+	private boolean sendable(long now) {
+		for (int shard = 0; shard < this.flights.shards(); shard++) {
+			if (this.flights.isFree(shard) && this.pending.sendable(shard, now)) {
+				return true;
+			}
+		}
+		return askShard(now, false) >= 0;
+	}
+
+	/**
+	 * The shard the takers' lease ask goes to now, or -1 if none is due or free: from the
+	 * turn on, the first shard with no flight and no backoff.
+	 * @param batchGoes whether a batch is made anyway: then the waiting takers are asked
+	 * for in it even before their poll is due, as the ask costs the round trip nothing
+	 */
+	private int askShard(long now, boolean batchGoes) {
+		boolean due = this.asks.due(now, batchGoes) || this.buffer.refillDue(now, this.asks.isShutDown());
+		if (!due || this.asks.awaitsAnswer(now)) {
+			return -1;
+		}
+		int count = this.flights.shards();
+		for (int i = 0; i < count; i++) {
+			int shard = (this.asks.turn() + i) % count;
+			if (this.flights.isFree(shard) && this.pending.retryDue(shard, now)) {
+				return shard;
+			}
+		}
+		return -1;
+	}
+
+	/**
+	 * How long the sender may stay idle at most: until a retry's time, the takers' poll,
+	 * an ask's patience or a flight's deadline, or {@code Long.MAX_VALUE} for none; a
+	 * request, a landing or a hint ends it sooner.
+	 */
+	private long idleNanos(long now) {
+		long wakeAt = now + Long.MAX_VALUE / 2;
+		boolean timed = false;
+		boolean takers = this.asks.any();
+		for (int shard = 0; shard < this.flights.shards(); shard++) {
+			Flight flight = this.flights.of(shard);
+			if (flight != null) {
+				wakeAt = earlier(wakeAt, flight.deadlineNanos);
+				timed = true;
+			}
+			else if (!this.pending.retryDue(shard, now) && (this.pending.hasDones(shard) || takers)) {
+				wakeAt = earlier(wakeAt, this.pending.retryAt(shard));
+				timed = true;
+			}
+		}
+		if (!this.asks.isAsking() && this.buffer.refillWaits(now)) {
+			// The buffer is half empty and its last ask was short: asked again later.
+			wakeAt = earlier(wakeAt, this.buffer.refillAt());
+			timed = true;
+		}
+		if (takers) {
+			wakeAt = this.asks.wakeAt(now, wakeAt);
+			timed = true;
+		}
+		return timed ? Math.max(1, wakeAt - now) : Long.MAX_VALUE;
+	}
+
+	/** The earlier of two {@link System#nanoTime()} readings. */
+	static long earlier(long a, long b) {
+		return (b - a < 0) ? b : a;
+	}
+
+	/** Takes what the next batch carries, one part per shard. */
+	private List<Part> nextBatch(long now) {
+		// Asked before the hint is spent: the ask is due because of it.
+		int askShard = askShard(now, true);
+		this.asks.batchMade();
+		this.awaited.clear();
+		List<Taker> included = List.of();
+		int extras = 0;
+		if (askShard >= 0) {
+			included = this.asks.askOf(askShard, Batcher.MOST_PER_BATCH);
+			extras = this.buffer.ask(included.size(), Batcher.MOST_PER_BATCH - included.size(), this.asks.isShutDown());
+		}
+		List<Part> parts = new ArrayList<>();
+		for (int shard = 0; shard < this.flights.shards(); shard++) {
+			if (!this.flights.isFree(shard)) {
+				continue;
+			}
+			List<BatchRequest.Add> shardAdds = this.pending.takeAdds(shard);
+			List<BatchRequest.Done> shardDones = this.pending.takeDones(shard, now);
+			List<Taker> shardTakers = (shard == askShard) ? included : List.of();
+			int wanted = (shard == askShard) ? shardTakers.size() + extras : 0;
+			if (!shardAdds.isEmpty() || !shardDones.isEmpty() || wanted > 0) {
+				parts.add(new Part(new ShardBatch(shard, shardAdds, shardDones, wanted), shardTakers));
+			}
+		}
+		return parts;
+	}
+
+}
