@@ -65,73 +65,73 @@ final class BatchReplies {
 	}
 
 	/**
-	 * Reads a flight that landed: completes its adds and dones and hands out its grants,
-	 * or, if it failed, fails its adds and queues its dones for a retry.
+	 * Reads a sent part that landed: completes its adds and dones and hands out its
+	 * grants, or, if it failed, fails its adds and queues its dones for a retry.
 	 * @return whether a reply was read (not a failure, nor a part sent again)
 	 */
-	boolean read(Flight flight) {
-		this.state.reading(flight);
-		if (flight.wantsSecondTry()) {
+	boolean read(SentPart sentPart) {
+		this.state.reading(sentPart);
+		if (sentPart.wantsSecondTry()) {
 			// The server lacked the library (a new or promoted master) or refused
 			// functions: mended off this thread, so that no other shard waits for it.
-			Flight second = flight.secondTry(this.link.helpers());
+			SentPart second = sentPart.secondTry(this.link.helpers());
 			this.state.sentAgain(second);
 			second.whenAnswered(() -> this.state.landed(second));
 			return false;
 		}
-		this.state.leasesAheadAnswered(flight);
+		this.state.leasesAheadAnswered(sentPart);
 		List<Object> reply;
 		try {
-			reply = flight.reply();
+			reply = sentPart.reply();
 		}
 		catch (RuntimeException ex) {
 			RedisException failure = (ex instanceof RedisException redis) ? redis : new RedisException(ex);
 			// Redis applies nothing of a script it answers with an error, nor of one that
 			// was not sent.
-			failed(flight.part, failure, flight.wasSent() && !(failure instanceof RedisCommandExecutionException));
-			settleAdds(flight.part);
-			flight.takers.forEach(Taker::tried);
+			failed(sentPart.part, failure, sentPart.wasSent() && !(failure instanceof RedisCommandExecutionException));
+			settleAdds(sentPart.part);
+			sentPart.takers.forEach(Taker::tried);
 			return false;
 		}
 		this.outage.succeeded();
-		this.state.shardAnswered(flight, System.nanoTime());
+		this.state.shardAnswered(sentPart, System.nanoTime());
 		boolean answered;
 		try {
-			answered = complete(flight, reply, fellShort(flight));
+			answered = complete(sentPart, reply, fellShort(sentPart));
 		}
 		catch (RuntimeException ex) {
 			// A reply this code cannot read: the part's callers must not wait forever.
 			logger.log(Level.ERROR, "workqueue '" + this.name + "': a batch failed", ex);
-			abandon(flight.part, new RedisException(ex));
+			abandon(sentPart.part, new RedisException(ex));
 			answered = true;
 		}
-		settleAdds(flight.part);
+		settleAdds(sentPart.part);
 		if (answered) {
-			flight.takers.forEach(Taker::tried);
+			sentPart.takers.forEach(Taker::tried);
 		}
 		return true;
 	}
 
 	/**
-	 * How far the replicas fell short of confirming the flight's writes, or {@code null}
-	 * if they did not or none were asked.
+	 * How far the replicas fell short of confirming the sent part's writes, or
+	 * {@code null} if they did not or none were asked.
 	 */
-	private ReplicaAck.@Nullable Shortfall fellShort(Flight flight) {
-		return (flight.part.hasWrites() && this.ack.isAsked()) ? this.ack.judge(flight.confirmedReplicas()) : null;
+	private ReplicaAck.@Nullable Shortfall fellShort(SentPart sentPart) {
+		return (sentPart.part.hasWrites() && this.ack.isAsked()) ? this.ack.judge(sentPart.confirmedReplicas()) : null;
 	}
 
 	/**
 	 * Completes a shard's adds and dones and hands out its grants. A shard that had too
-	 * few leases for the takers the flight asked for counts towards each taker's tries
+	 * few leases for the takers the sent part asked for counts towards each taker's tries
 	 * ({@link Taker#answeredShort}).
 	 * @param shortOf how far the replicas fell short of confirming the writes, or
 	 * {@code null}
 	 * @return whether the shard had the leases asked for the takers (then those that
 	 * still wait were tried)
 	 */
-	private boolean complete(Flight flight, List<Object> reply, ReplicaAck.@Nullable Shortfall shortOf) {
-		ShardBatch part = flight.part;
-		ShardBatch.Answer answer = part.complete(reply, flight.sentNanos, shortOf);
+	private boolean complete(SentPart sentPart, List<Object> reply, ReplicaAck.@Nullable Shortfall shortOf) {
+		ShardBatch part = sentPart.part;
+		ShardBatch.Answer answer = part.complete(reply, sentPart.sentNanos, shortOf);
 		if (part.wanted() == 0) {
 			return true;
 		}
@@ -139,13 +139,13 @@ final class BatchReplies {
 		BatchState.Served outcome;
 		List<Taker> served = new ArrayList<>(grants.size());
 		try {
-			outcome = this.state.serveFlight(flight, grants, answer.nextEventMicros(), this.shards.count(), served);
+			outcome = this.state.serveFlight(sentPart, grants, answer.nextEventMicros(), this.shards.count(), served);
 		}
 		finally {
 			served.forEach(Taker::wake);
 		}
 		this.returns.giveBackUntaken(outcome.unclaimed());
-		if (grants.size() >= flight.takers.size()) {
+		if (grants.size() >= sentPart.takers.size()) {
 			return true;
 		}
 		if (outcome.allShort()) {

@@ -18,8 +18,8 @@ import org.jspecify.annotations.Nullable;
  * asked, sends each shard's part without waiting for its reply, and reads the replies
  * (completes the adds and dones, hands out the grants, retries the dones of a part that
  * failed). It starts when there is something to send and ends when the batcher is
- * shutting down and no add, done or flight is left; a later add or done starts it again.
- * What to do next is the shared state's to say ({@link BatchState#nextStep}).
+ * shutting down and no add, done or sent part is left; a later add or done starts it
+ * again. What to do next is the shared state's to say ({@link BatchState#nextStep}).
  *
  * <p>
  * After a batch answered the dones of threads that took their lease themselves, the next
@@ -140,8 +140,8 @@ final class BatchSender {
 					continue;
 				}
 				this.busySince = System.nanoTime() | 1;
-				for (Flight flight : step.landed()) {
-					if (this.replies.read(flight)) {
+				for (SentPart sentPart : step.landed()) {
+					if (this.replies.read(sentPart)) {
 						this.state.lingerAfterReply();
 					}
 				}
@@ -210,25 +210,25 @@ final class BatchSender {
 			this.fixedArgs[3] = Long.toString(endedMemory(replyTimeout).toNanos() / 1000);
 		}
 		long sentNanos = System.nanoTime();
-		List<Flight> sent = new ArrayList<>(batch.size());
+		List<SentPart> sent = new ArrayList<>(batch.size());
 		for (BatchState.Part planned : batch) {
 			ShardBatch part = planned.part();
-			Flight flight;
+			SentPart sentPart;
 			try {
 				SentScript<List<Object>> script = this.link.send(Script.BATCH, ScriptOutputType.MULTI,
 						this.shards.keys(part.shard()).all(),
 						(part.hasWrites() && this.ack.isAsked()) ? this.ack : null, part.args(now, this.fixedArgs));
-				flight = Flight.sent(part, planned.takers(), sentNanos, script);
+				sentPart = SentPart.sent(part, planned.takers(), sentNanos, script);
 			}
 			catch (RuntimeException ex) {
 				// Not connected, or the client was shut down: a failure like any other.
-				flight = Flight.notSent(part, planned.takers(), sentNanos, ex);
+				sentPart = SentPart.notSent(part, planned.takers(), sentNanos, ex);
 			}
-			sent.add(flight);
+			sent.add(sentPart);
 		}
 		this.state.sent(sent);
-		for (Flight flight : sent) {
-			flight.whenAnswered(() -> this.state.landed(flight));
+		for (SentPart sentPart : sent) {
+			sentPart.whenAnswered(() -> this.state.landed(sentPart));
 		}
 	}
 

@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * <li>{@code asks}: the threads waiting in {@code take} ({@link Taker}s) and the asks for
  * their leases, shard by shard;</li>
  * <li>{@code buffer}: the leases taken ahead of the takers, and its sizing;</li>
- * <li>{@code flights}: per shard, the part on its way (the landed flights are a
+ * <li>{@code sentParts}: per shard, the part on its way (the landed sent parts are a
  * concurrent queue, handed over without the monitor: {@link #landed});</li>
  * <li>{@code awaited}, {@code lingerUntil}, {@code lingering}: the sender's linger for
  * the threads whose dones the last batch answered;</li>
@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * <b>Invariants</b>, kept by the methods here:
  * <ul>
  * <li>a shard has at most one part on its way; its next part gathers in {@code pending}
- * meanwhile, and is made only once the flight was read;</li>
+ * meanwhile, and is made only once the sent part was read;</li>
  * <li>a request leaves {@code pending} only into a part that is sent (or failed to be
  * sent, which is a landing like any other), and returns to it only as a retry of a part
  * that failed;</li>
@@ -41,8 +41,8 @@ import org.jspecify.annotations.Nullable;
  * if none does, and a sender that ends starts another if something is left
  * ({@link #senderEnded});</li>
  * <li>the sender is unparked for anything it would act on while parked: a request for a
- * shard with no flight, a taker while a shard is free, a landing, the arrival of the last
- * awaited thread, a hint.</li>
+ * shard with no sent part, a taker while a shard is free, a landing, the arrival of the
+ * last awaited thread, a hint.</li>
  * </ul>
  * A taker served here is woken by the caller once the monitor is left ({@link Taker#wake}
  * on the served list), so that the woken thread, which asks for the monitor at once, does
@@ -61,7 +61,7 @@ final class BatchState {
 
 	private final LeaseAheadBuffer buffer;
 
-	private final Flights flights;
+	private final SentParts sentParts;
 
 	/**
 	 * Threads whose done the last batch answered and that took their lease themselves:
@@ -83,11 +83,11 @@ final class BatchState {
 	/** Set once, by {@link #attach}, before the first request. */
 	private @Nullable BatchSender sender;
 
-	BatchState(PendingRequests pending, LeaseAsks asks, LeaseAheadBuffer buffer, Flights flights) {
+	BatchState(PendingRequests pending, LeaseAsks asks, LeaseAheadBuffer buffer, SentParts sentParts) {
 		this.pending = pending;
 		this.asks = asks;
 		this.buffer = buffer;
-		this.flights = flights;
+		this.sentParts = sentParts;
 	}
 
 	/** Names the sender this state starts and wakes. */
@@ -212,25 +212,25 @@ final class BatchState {
 	}
 
 	/**
-	 * What the sender does next: read the flights that landed, send a batch, park (for
+	 * What the sender does next: read the sent parts that landed, send a batch, park (for
 	 * {@code parkNanos}, {@code Long.MAX_VALUE} for no limit), or end.
 	 */
-	record SenderStep(List<Flight> landed, @Nullable List<Part> batch, long parkNanos, boolean end) {
+	record SenderStep(List<SentPart> landed, @Nullable List<Part> batch, long parkNanos, boolean end) {
 
 		static final SenderStep END = new SenderStep(List.of(), null, 0, true);
 
 	}
 
 	/**
-	 * Decides the sender's next step: the landed flights first (each is handed over once,
-	 * and stays its shard's flight until it is read), else a batch if one would carry
-	 * anything and no linger holds it, else a park until there is something to do, else
-	 * the end, when the batcher is shutting down and nothing is left.
+	 * Decides the sender's next step: the landed sent parts first (each is handed over
+	 * once, and stays its shard's sent part until it is read), else a batch if one would
+	 * carry anything and no linger holds it, else a park until there is something to do,
+	 * else the end, when the batcher is shutting down and nothing is left.
 	 */
 	synchronized SenderStep nextStep(long now) {
-		this.flights.timeOutOverdue(now);
-		if (this.flights.anyLanded()) {
-			return new SenderStep(this.flights.takeLanded(), null, 0, false);
+		this.sentParts.timeOutOverdue(now);
+		if (this.sentParts.anyLanded()) {
+			return new SenderStep(this.sentParts.takeLanded(), null, 0, false);
 		}
 		boolean ready = sendable(now);
 		// No linger while a caller waits for an add and takers wait already: their asks
@@ -242,7 +242,7 @@ final class BatchState {
 			return (lingerNanos > 0) ? new SenderStep(List.of(), null, lingerNanos, false)
 					: new SenderStep(List.of(), nextBatch(now), 0, false);
 		}
-		if (this.asks.isShutDown() && this.pending.isEmpty() && !this.flights.any()) {
+		if (this.asks.isShutDown() && this.pending.isEmpty() && !this.sentParts.any()) {
 			this.running = false;
 			return SenderStep.END;
 		}
@@ -254,12 +254,14 @@ final class BatchState {
 		this.lingerUntil = System.nanoTime() + LINGER_NANOS;
 	}
 
-	/** The parts of a batch went (or failed to go): they are the shards' flights now. */
-	synchronized void sent(List<Flight> sent) {
-		for (Flight flight : sent) {
-			this.flights.sent(flight);
-			this.asks.sent(flight);
-			for (BatchRequest.Done done : flight.part.dones()) {
+	/**
+	 * The parts of a batch went (or failed to go): they are the shards' sent parts now.
+	 */
+	synchronized void sent(List<SentPart> sent) {
+		for (SentPart sentPart : sent) {
+			this.sentParts.sent(sentPart);
+			this.asks.sent(sentPart);
+			for (BatchRequest.Done done : sentPart.part.dones()) {
 				if (done.lease.taker == done.requester) {
 					this.awaited.add(done.requester);
 				}
@@ -273,7 +275,7 @@ final class BatchState {
 	 */
 	synchronized void senderEnded() {
 		this.running = false;
-		if (!this.pending.isEmpty() || this.flights.any() || this.asks.any()) {
+		if (!this.pending.isEmpty() || this.sentParts.any() || this.asks.any()) {
 			wakeSender();
 		}
 	}
@@ -281,64 +283,65 @@ final class BatchState {
 	// The replies' steps (BatchReplies).
 
 	/**
-	 * A flight's reply came or it failed: handed to the sender without the monitor (a
+	 * A sent part's reply came or it failed: handed to the sender without the monitor (a
 	 * Lettuce thread, or the sender's own for a reply already there).
 	 */
-	void landed(Flight flight) {
-		if (this.flights.landed(flight)) {
+	void landed(SentPart sentPart) {
+		if (this.sentParts.landed(sentPart)) {
 			unpark();
 		}
 	}
 
-	/** The sender reads a flight that landed: its shard is free for the next part. */
-	synchronized void reading(Flight flight) {
-		this.flights.read(flight);
-		this.asks.landed(flight);
+	/** The sender reads a sent part that landed: its shard is free for the next part. */
+	synchronized void reading(SentPart sentPart) {
+		this.sentParts.read(sentPart);
+		this.asks.landed(sentPart);
 	}
 
-	/** A part went again (a second try): the shard's flight again. */
-	synchronized void sentAgain(Flight second) {
-		this.flights.sent(second);
+	/** A part went again (a second try): the shard's sent part again. */
+	synchronized void sentAgain(SentPart second) {
+		this.sentParts.sent(second);
 		this.asks.sent(second);
 	}
 
-	/** A flight's leases beyond its takers' were answered (granted or not). */
-	synchronized void leasesAheadAnswered(Flight flight) {
-		this.buffer.answered(flight.part.wanted() - flight.takers.size());
+	/** A sent part's leases beyond its takers' were answered (granted or not). */
+	synchronized void leasesAheadAnswered(SentPart sentPart) {
+		this.buffer.answered(sentPart.part.wanted() - sentPart.takers.size());
 	}
 
 	/** A shard answered: its backoff ends, and the round trip counts for the sizing. */
-	synchronized void shardAnswered(Flight flight, long now) {
-		this.pending.answered(flight.shard());
-		this.buffer.roundTrip(now - flight.sentNanos);
+	synchronized void shardAnswered(SentPart sentPart, long now) {
+		this.pending.answered(sentPart.shard());
+		this.buffer.roundTrip(now - sentPart.sentNanos);
 	}
 
 	/**
-	 * What serving a flight's grants did: the grants nobody took (for the caller to give
-	 * back), and whether every shard in a row had too few for the takers (then each
+	 * What serving a sent part's grants did: the grants nobody took (for the caller to
+	 * give back), and whether every shard in a row had too few for the takers (then each
 	 * shard's hint is listened for).
 	 */
 	record Served(List<Grant> unclaimed, boolean allShort) {
 	}
 
 	/**
-	 * Serves a flight's grants ({@link #serve}) and counts how the shard answered the
-	 * takers' ask: short for each of the flight's takers if it granted fewer than them.
+	 * Serves a sent part's grants ({@link #serve}) and counts how the shard answered the
+	 * takers' ask: short for each of the sent part's takers if it granted fewer than
+	 * them.
 	 * @param served where the takers served go, for the caller to wake
 	 */
-	synchronized Served serveFlight(Flight flight, List<Grant> grants, long nextEventMicros, int shardCount,
+	synchronized Served serveFlight(SentPart sentPart, List<Grant> grants, long nextEventMicros, int shardCount,
 			List<Taker> served) {
 		List<Grant> unclaimed = this.asks.serve(grants, this.buffer, served);
 		int granted = grants.size();
 		long now = System.nanoTime();
-		if (granted < flight.takers.size()) {
-			for (Taker taker : flight.takers) {
-				taker.answeredShort(flight.shard(), shardCount);
+		if (granted < sentPart.takers.size()) {
+			for (Taker taker : sentPart.takers) {
+				taker.answeredShort(sentPart.shard(), shardCount);
 			}
-			return new Served(unclaimed, this.asks.shardWasShort(nextEventMicros, flight.sentNanos, now));
+			return new Served(unclaimed, this.asks.shardWasShort(nextEventMicros, sentPart.sentNanos, now));
 		}
 		this.asks.shardHadEnough();
-		this.buffer.shardAnswered(granted < flight.part.wanted(), now);
+		this.buffer.shardAnswered(granted < sentPart.part.wanted(), now);
 		return new Served(unclaimed, false);
 	}
 
@@ -393,12 +396,12 @@ final class BatchState {
 	/**
 	 * Starts the sender if none runs, or wakes it for a request to the given shard unless
 	 * it would find nothing to do: while the shard's part is on its way the request waits
-	 * for the next part, and the landing (or the flight's deadline) wakes the sender;
+	 * for the next part, and the landing (or the sent part's deadline) wakes the sender;
 	 * while the sender lingers it wakes by itself when the linger ends. A request that
 	 * woke the sender for nothing cost a park and an unpark per request.
 	 */
 	private void wakeFor(int shard) {
-		if (!this.running || (this.flights.isFree(shard) && !this.lingering)) {
+		if (!this.running || (this.sentParts.isFree(shard) && !this.lingering)) {
 			wakeSender();
 		}
 	}
@@ -408,15 +411,15 @@ final class BatchState {
 	 * nothing to do: every shard's part is on its way, or it lingers.
 	 */
 	private void wakeForLeases() {
-		if (!this.running || (this.flights.anyFree() && !this.lingering)) {
+		if (!this.running || (this.sentParts.anyFree() && !this.lingering)) {
 			wakeSender();
 		}
 	}
 
 	/** Whether the next batch would carry anything. */
 	private boolean sendable(long now) {
-		for (int shard = 0; shard < this.flights.shards(); shard++) {
-			if (this.flights.isFree(shard) && this.pending.sendable(shard, now)) {
+		for (int shard = 0; shard < this.sentParts.shards(); shard++) {
+			if (this.sentParts.isFree(shard) && this.pending.sendable(shard, now)) {
 				return true;
 			}
 		}
@@ -425,7 +428,7 @@ final class BatchState {
 
 	/**
 	 * The shard the takers' lease ask goes to now, or -1 if none is due or free: from the
-	 * turn on, the first shard with no flight and no backoff.
+	 * turn on, the first shard with no sent part and no backoff.
 	 * @param batchGoes whether a batch is made anyway: then the waiting takers are asked
 	 * for in it even before their poll is due, as the ask costs the round trip nothing
 	 */
@@ -434,10 +437,10 @@ final class BatchState {
 		if (!due || this.asks.awaitsAnswer(now)) {
 			return -1;
 		}
-		int count = this.flights.shards();
+		int count = this.sentParts.shards();
 		for (int i = 0; i < count; i++) {
 			int shard = (this.asks.turn() + i) % count;
-			if (this.flights.isFree(shard) && this.pending.retryDue(shard, now)) {
+			if (this.sentParts.isFree(shard) && this.pending.retryDue(shard, now)) {
 				return shard;
 			}
 		}
@@ -446,17 +449,17 @@ final class BatchState {
 
 	/**
 	 * How long the sender may stay idle at most: until a retry's time, the takers' poll,
-	 * an ask's patience or a flight's deadline, or {@code Long.MAX_VALUE} for none; a
+	 * an ask's patience or a sent part's deadline, or {@code Long.MAX_VALUE} for none; a
 	 * request, a landing or a hint ends it sooner.
 	 */
 	private long idleNanos(long now) {
 		long wakeAt = now + Long.MAX_VALUE / 2;
 		boolean timed = false;
 		boolean takers = this.asks.any();
-		for (int shard = 0; shard < this.flights.shards(); shard++) {
-			Flight flight = this.flights.of(shard);
-			if (flight != null) {
-				wakeAt = earlier(wakeAt, flight.deadlineNanos);
+		for (int shard = 0; shard < this.sentParts.shards(); shard++) {
+			SentPart sentPart = this.sentParts.of(shard);
+			if (sentPart != null) {
+				wakeAt = earlier(wakeAt, sentPart.deadlineNanos);
 				timed = true;
 			}
 			else if (!this.pending.retryDue(shard, now) && (this.pending.hasDones(shard) || takers)) {
@@ -494,8 +497,8 @@ final class BatchState {
 			extras = this.buffer.ask(included.size(), Batcher.MOST_PER_BATCH - included.size(), this.asks.isShutDown());
 		}
 		List<Part> parts = new ArrayList<>();
-		for (int shard = 0; shard < this.flights.shards(); shard++) {
-			if (!this.flights.isFree(shard)) {
+		for (int shard = 0; shard < this.sentParts.shards(); shard++) {
+			if (!this.sentParts.isFree(shard)) {
 				continue;
 			}
 			List<BatchRequest.Add> shardAdds = this.pending.takeAdds(shard);

@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * shard (adds first, then dones, then leases, so that an item added here can go to a
  * getter here in the same round trip). One thread, the sender ({@link BatchSender}),
  * makes the batches and sends them without waiting for the replies: a shard has at most
- * one part on its way (a {@link Flight}), and while it is, the next part for that shard
+ * one part on its way (a {@link SentPart}), and while it is, the next part for that shard
  * gathers; the other shards' parts go as soon as their previous one is answered. So a
  * round trip carries more the more threads ask, Redis runs one script where it ran one
  * per call, and a shard that does not answer (a failover, a partition) holds up the
@@ -89,7 +89,7 @@ final class Batcher {
 
 	/**
 	 * The requests waiting for a batch, the takers and their asks, the leases taken ahead
-	 * and the flights.
+	 * and the sent parts.
 	 */
 	private final BatchState state;
 
@@ -144,7 +144,7 @@ final class Batcher {
 		this.asyncRoom = List.copyOf(room);
 		long start = System.nanoTime();
 		this.state = new BatchState(new PendingRequests(count, start), new LeaseAsks(count, longestBlockNanos),
-				new LeaseAheadBuffer(prefetch, leaseDuration, count, longestBlockNanos, start), new Flights(count));
+				new LeaseAheadBuffer(prefetch, leaseDuration, count, longestBlockNanos, start), new SentParts(count));
 		BatchReplies replies = new BatchReplies(this.state, name, link, shards, this.returns, this.hints, outage, ack);
 		this.sender = new BatchSender(this.state, name, link, shards, now, fixedArgs, askingTime(), replies, ack);
 		this.state.attach(this.sender);

@@ -38,7 +38,7 @@ final class LeaseAheadBuffer {
 	 */
 	private final ArrayDeque<BufferedGrant> grants = new ArrayDeque<>();
 
-	/** Leases asked for ahead by the flights not read yet. */
+	/** Leases asked for ahead by the sent parts not read yet. */
 	private int asked;
 
 	/** No lease is asked for ahead until the next take: set by a pause. */
@@ -198,7 +198,7 @@ final class LeaseAheadBuffer {
 		return extras;
 	}
 
-	/** A flight that asked for {@code extras} leases ahead was answered. */
+	/** A sent part that asked for {@code extras} leases ahead was answered. */
 	void answered(int extras) {
 		this.asked -= extras;
 	}

@@ -42,8 +42,8 @@ final class LeaseAsks {
 
 	private final long longestBlockNanos;
 
-	/** The flight that carries the takers' lease ask, until it is read. */
-	private @Nullable Flight asking;
+	/** The sent part that carries the takers' lease ask, until it is read. */
+	private @Nullable SentPart asking;
 
 	/**
 	 * When the last taker came ({@link System#nanoTime()}): a short ask sent before it
@@ -148,16 +148,16 @@ final class LeaseAsks {
 		this.hinted = false;
 	}
 
-	/** A flight left: it carries the ask if it asks for leases. */
-	void sent(Flight flight) {
-		if (flight.part.wanted() > 0) {
-			this.asking = flight;
+	/** A sent part left: it carries the ask if it asks for leases. */
+	void sent(SentPart sentPart) {
+		if (sentPart.part.wanted() > 0) {
+			this.asking = sentPart;
 		}
 	}
 
-	/** A flight landed: the ask it carried is answered. */
-	void landed(Flight flight) {
-		if (this.asking == flight) {
+	/** A sent part landed: the ask it carried is answered. */
+	void landed(SentPart sentPart) {
+		if (this.asking == sentPart) {
 			this.asking = null;
 		}
 	}

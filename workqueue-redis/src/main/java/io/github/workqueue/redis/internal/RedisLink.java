@@ -300,7 +300,7 @@ public final class RedisLink implements AutoCloseable {
 
 	/**
 	 * How long a caller may wait for a request that goes to Redis: a connect if none is
-	 * open, then a reply that waits for another before it (one shard's flight, see
+	 * open, then a reply that waits for another before it (one shard's sent part, see
 	 * {@link Batcher}), then its own.
 	 */
 	Duration requestBound() {

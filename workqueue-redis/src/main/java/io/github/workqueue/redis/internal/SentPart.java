@@ -12,14 +12,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * One shard's part of a batch on its way to Redis: sent by the {@link Batcher}'s sender,
  * answered on a Lettuce thread (which only hands it back to the sender), read by the
- * sender. A shard has at most one flight at a time, so that a shard that does not answer
- * holds up its own requests only.
+ * sender. A shard has at most one sent part at a time, so that a shard that does not
+ * answer holds up its own requests only.
  *
  * <p>
  * Thread-safe: the fields are final but {@code timedOut}, which only the sender writes
  * and reads.
  */
-final class Flight {
+final class SentPart {
 
 	final ShardBatch part;
 
@@ -41,14 +41,14 @@ final class Flight {
 	private final AtomicBoolean handedOver = new AtomicBoolean();
 
 	/**
-	 * True the first time: the flight is handed to the sender once, by its landing or its
-	 * timeout.
+	 * True the first time: the sent part is handed to the sender once, by its landing or
+	 * its timeout.
 	 */
 	boolean handOver() {
 		return this.handedOver.compareAndSet(false, true);
 	}
 
-	private Flight(ShardBatch part, List<Taker> takers, long sentNanos, long deadlineNanos,
+	private SentPart(ShardBatch part, List<Taker> takers, long sentNanos, long deadlineNanos,
 			@Nullable SentScript<List<Object>> script, @Nullable RuntimeException notSent) {
 		this.part = part;
 		this.takers = takers;
@@ -58,12 +58,12 @@ final class Flight {
 		this.notSent = notSent;
 	}
 
-	static Flight sent(ShardBatch part, List<Taker> takers, long sentNanos, SentScript<List<Object>> script) {
-		return new Flight(part, takers, sentNanos, sentNanos + script.timeout().toNanos(), script, null);
+	static SentPart sent(ShardBatch part, List<Taker> takers, long sentNanos, SentScript<List<Object>> script) {
+		return new SentPart(part, takers, sentNanos, sentNanos + script.timeout().toNanos(), script, null);
 	}
 
-	static Flight notSent(ShardBatch part, List<Taker> takers, long sentNanos, RuntimeException failure) {
-		return new Flight(part, takers, sentNanos, sentNanos, null, failure);
+	static SentPart notSent(ShardBatch part, List<Taker> takers, long sentNanos, RuntimeException failure) {
+		return new SentPart(part, takers, sentNanos, sentNanos, null, failure);
 	}
 
 	int shard() {
@@ -86,9 +86,9 @@ final class Flight {
 	 * The same part, tried a second time on one of the executor's threads; its deadline
 	 * counts from now.
 	 */
-	Flight secondTry(Executor executor) {
+	SentPart secondTry(Executor executor) {
 		SentScript<List<Object>> second = Objects.requireNonNull(this.script).secondTry(executor);
-		return new Flight(this.part, this.takers, this.sentNanos, System.nanoTime() + second.timeout().toNanos(),
+		return new SentPart(this.part, this.takers, this.sentNanos, System.nanoTime() + second.timeout().toNanos(),
 				second, null);
 	}
 
@@ -118,7 +118,7 @@ final class Flight {
 	}
 
 	/**
-	 * The reply, once it came (or the flight timed out).
+	 * The reply, once it came (or the sent part timed out).
 	 * @throws RedisException if the part was not sent, failed, or timed out
 	 */
 	List<Object> reply() {
