@@ -61,6 +61,12 @@ public final class DefaultsMeasurement {
 
 	private static final boolean ADAPTIVE = Boolean.getBoolean("adaptive");
 
+	/**
+	 * Whether the workers are virtual threads ({@code -Dvirtual}, JDK 21 or later), as
+	 * the worker container runs them with {@code spring.threads.virtual.enabled=true}.
+	 */
+	private static final boolean VIRTUAL = Boolean.getBoolean("virtual");
+
 	/** Which runs to make ({@code -Druns}, default all): drain, steady, async. */
 	private static final String RUNS = System.getProperty("runs", "drain,steady,async");
 
@@ -70,7 +76,8 @@ public final class DefaultsMeasurement {
 	public static void main(String[] args) throws Exception {
 		try (MeasuredRedis redis = MeasuredRedis.start()) {
 			String uri = redis.uri();
-			System.out.println(redis.describe() + ", " + ITEMS + " items, JDK " + Runtime.version().feature());
+			System.out.println(redis.describe() + ", " + ITEMS + " items, JDK " + Runtime.version().feature()
+					+ (VIRTUAL ? ", virtual-thread workers" : ""));
 			RedisPriorityMeasurement.warmUp(uri);
 			System.out.printf("%-52s %12s %14s %14s %12s%n", "run", "items/s", "redis us/item", "commands/item",
 					"JVM us/item");
@@ -267,7 +274,7 @@ public final class DefaultsMeasurement {
 	private static List<Thread> startWorkers(RedisQueue<String> queue, int workers, Ledger ledger) {
 		List<Thread> threads = new ArrayList<>(workers);
 		for (int w = 0; w < workers; w++) {
-			threads.add(RedisMeasurement.start(() -> {
+			threads.add(startWorker(() -> {
 				while (true) {
 					Optional<String> item;
 					try {
@@ -285,6 +292,23 @@ public final class DefaultsMeasurement {
 			}));
 		}
 		return threads;
+	}
+
+	private static Thread startWorker(Runnable task) {
+		if (!VIRTUAL) {
+			return RedisMeasurement.start(task);
+		}
+		try {
+			// Thread.ofVirtual().start(task), on JDK 21 or later; this module builds for
+			// 17.
+			Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
+			return (Thread) Class.forName("java.lang.Thread$Builder")
+				.getMethod("start", Runnable.class)
+				.invoke(builder, task);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new IllegalStateException("-Dvirtual needs JDK 21 or later", ex);
+		}
 	}
 
 	private static void finish(RedisQueue<String> queue, List<Thread> threads, Ledger ledger, RedisClient client)

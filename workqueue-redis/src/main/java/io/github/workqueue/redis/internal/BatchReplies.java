@@ -94,7 +94,7 @@ final class BatchReplies {
 			return false;
 		}
 		this.outage.succeeded();
-		this.state.shardAnswered(sentPart, System.nanoTime());
+		this.state.shardAnswered(sentPart);
 		boolean answered;
 		try {
 			answered = complete(sentPart, reply, fellShort(sentPart));

@@ -134,7 +134,7 @@ final class BatchSender {
 		this.thread = Thread.currentThread();
 		try {
 			BatchState.SenderStep step;
-			while (!(step = this.state.nextStep(System.nanoTime())).end()) {
+			while (!(step = this.state.nextStep()).end()) {
 				if (step.landed().isEmpty() && step.batch() == null) {
 					park(step.parkNanos());
 					continue;

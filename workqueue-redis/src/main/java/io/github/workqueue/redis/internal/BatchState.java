@@ -129,17 +129,23 @@ final class BatchState {
 
 	/**
 	 * A thread comes to take: the buffer's oldest lease that can be handed out, or else
-	 * the taker waits for a grant (and the sender asks for it).
-	 * @param gapNanos how long the thread was away since its previous take returned an
-	 * item, or -1 if it had none lately
+	 * the taker waits for a grant (and the sender asks for it). The time is read here,
+	 * under the monitor, so that it is never earlier than a change it sees (a lease
+	 * buffered meanwhile).
+	 * @param lastTakenNanos when the thread's previous take returned an item
+	 * ({@link System#nanoTime()}), or {@code Long.MIN_VALUE} if none did
 	 * @param stale where the buffered leases that can no longer be handed out go, for the
 	 * caller to give back
 	 */
-	synchronized Take take(Taker taker, long now, long gapNanos, List<BufferedGrant> stale) {
+	synchronized Take take(Taker taker, long lastTakenNanos, List<BufferedGrant> stale) {
 		if (this.asks.isShutDown()) {
 			return new Take(true, null);
 		}
 		arrived();
+		long now = System.nanoTime();
+		// How long the thread was away since its previous item; -1 if it had none lately.
+		long gapNanos = (lastTakenNanos == Long.MIN_VALUE || now - lastTakenNanos > Batcher.LONGEST_WORK_NANOS) ? -1
+				: now - lastTakenNanos;
 		Grant ready = this.buffer.take(now, gapNanos, stale);
 		if (ready == null) {
 			this.asks.waitFor(taker, now);
@@ -175,8 +181,8 @@ final class BatchState {
 	record Buffered(List<Grant> overdue, List<BufferedGrant> waiting) {
 	}
 
-	synchronized Buffered buffered(long now) {
-		List<Grant> overdue = this.buffer.takeOverdue(now);
+	synchronized Buffered buffered() {
+		List<Grant> overdue = this.buffer.takeOverdue(System.nanoTime());
 		return new Buffered(overdue, this.buffer.waiting());
 	}
 
@@ -227,7 +233,8 @@ final class BatchState {
 	 * carry anything and no linger holds it, else a park until there is something to do,
 	 * else the end, when the batcher is shutting down and nothing is left.
 	 */
-	synchronized SenderStep nextStep(long now) {
+	synchronized SenderStep nextStep() {
+		long now = System.nanoTime();
 		this.sentParts.timeOutOverdue(now);
 		if (this.sentParts.anyLanded()) {
 			return new SenderStep(this.sentParts.takeLanded(), null, 0, false);
@@ -310,9 +317,9 @@ final class BatchState {
 	}
 
 	/** A shard answered: its backoff ends, and the round trip counts for the sizing. */
-	synchronized void shardAnswered(SentPart sentPart, long now) {
+	synchronized void shardAnswered(SentPart sentPart) {
 		this.pending.answered(sentPart.shard());
-		this.buffer.roundTrip(now - sentPart.sentNanos);
+		this.buffer.roundTrip(System.nanoTime() - sentPart.sentNanos);
 	}
 
 	/**

@@ -72,7 +72,7 @@ final class Batcher {
 	static final int MOST_PER_BATCH = 256;
 
 	/** A thread away longer than this between takes was idle, not working. */
-	private static final long LONGEST_WORK_NANOS = TimeUnit.SECONDS.toNanos(1);
+	static final long LONGEST_WORK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
 	private final String name;
 
@@ -350,10 +350,7 @@ final class Batcher {
 		Taker taker = new Taker();
 		List<BufferedGrant> stale = new ArrayList<>(0);
 		long[] lastTaken = this.lastTaken.get();
-		long now = System.nanoTime();
-		long gap = (lastTaken[0] == Long.MIN_VALUE || now - lastTaken[0] > LONGEST_WORK_NANOS) ? -1
-				: now - lastTaken[0];
-		BatchState.Take take = this.state.take(taker, now, gap, stale);
+		BatchState.Take take = this.state.take(taker, lastTaken[0], stale);
 		if (take.shutDown()) {
 			return null;
 		}
@@ -417,7 +414,7 @@ final class Batcher {
 	 * workers are busy or stopped asking), so other instances may.
 	 */
 	List<BufferedGrant> buffered() {
-		BatchState.Buffered buffered = this.state.buffered(System.nanoTime());
+		BatchState.Buffered buffered = this.state.buffered();
 		this.returns.giveBackUntaken(buffered.overdue());
 		return buffered.waiting();
 	}

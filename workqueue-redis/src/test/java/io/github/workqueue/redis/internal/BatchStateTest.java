@@ -1,0 +1,47 @@
+package io.github.workqueue.redis.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@link BatchState}'s rule that a step reads the time under its monitor: a take that
+ * waited for the monitor while a reply buffered a lease must not see that lease as
+ * buffered before the take began (its queue wait would be negative, which the metrics
+ * refuse).
+ */
+class BatchStateTest {
+
+	private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+
+	@Test
+	void aTakeShouldReadTheTimeOnceItHoldsTheMonitor() throws Exception {
+		long start = System.nanoTime();
+		BatchState state = new BatchState(new PendingRequests(1, start), new LeaseAsks(1, SECOND),
+				new LeaseAheadBuffer(new LeaseAheadSizing(4, false), Duration.ofSeconds(30), 1, SECOND, start),
+				new SentParts(1));
+		AtomicReference<BatchState.Take> taken = new AtomicReference<>();
+		Thread taker = new Thread(() -> taken.set(state.take(new Taker(), Long.MIN_VALUE, new ArrayList<>())));
+		synchronized (state) {
+			taker.start();
+			await().atMost(Duration.ofSeconds(10)).until(() -> taker.getState() == Thread.State.BLOCKED);
+			Thread.sleep(5);
+			// A reply buffers a lease queued for 0 µs while the taker waits for the
+			// monitor.
+			Grant queuedForNothing = new Grant(0, "item", 1, Long.MAX_VALUE, 0, 0, System.nanoTime());
+			assertThat(state.serve(List.of(queuedForNothing), new ArrayList<>())).as("kept in the buffer").isEmpty();
+		}
+		taker.join();
+		assertThat(taken.get().ready()).isNotNull();
+		assertThat(taken.get().ready().queuedMicros()).as("its time queued, and then in the buffer")
+			.isGreaterThanOrEqualTo(0);
+	}
+
+}
