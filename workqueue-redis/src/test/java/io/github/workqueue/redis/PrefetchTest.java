@@ -4,18 +4,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.DoubleAccumulator;
 import java.util.logging.Level;
 
 import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.FakeClock;
 import io.github.workqueue.core.WorkQueue;
-import io.github.workqueue.core.metrics.CounterMetric;
-import io.github.workqueue.core.metrics.GaugeMetric;
-import io.github.workqueue.core.metrics.HistogramMetric;
-import io.github.workqueue.core.metrics.MetricsProvider;
-import io.github.workqueue.core.metrics.SettableGaugeMetric;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -136,85 +129,6 @@ class PrefetchTest {
 		assertThat(a.stats()).isEqualTo(new RedisQueueStats(0, 0, 0, 0, 0, 0, 0));
 		a.add("r");
 		assertThat(take(b)).as("an add after the remove queues it again").isEqualTo("r");
-	}
-
-	@Test
-	void quickWorkersTakingFromTheBufferShouldNeverBeToldOfANegativeQueueWait() throws Exception {
-		DoubleAccumulator shortestWait = new DoubleAccumulator(Math::min, Double.MAX_VALUE);
-		MetricsProvider noop = MetricsProvider.noop();
-		MetricsProvider waits = new MetricsProvider() {
-
-			@Override
-			public GaugeMetric newDepthMetric(String name) {
-				return noop.newDepthMetric(name);
-			}
-
-			@Override
-			public CounterMetric newAddsMetric(String name) {
-				return noop.newAddsMetric(name);
-			}
-
-			@Override
-			public HistogramMetric newLatencyMetric(String name) {
-				return shortestWait::accumulate;
-			}
-
-			@Override
-			public HistogramMetric newWorkDurationMetric(String name) {
-				return noop.newWorkDurationMetric(name);
-			}
-
-			@Override
-			public SettableGaugeMetric newUnfinishedWorkSecondsMetric(String name) {
-				return noop.newUnfinishedWorkSecondsMetric(name);
-			}
-
-			@Override
-			public SettableGaugeMetric newLongestRunningProcessorSecondsMetric(String name) {
-				return noop.newLongestRunningProcessorSecondsMetric(name);
-			}
-
-			@Override
-			public CounterMetric newRetriesMetric(String name) {
-				return noop.newRetriesMetric(name);
-			}
-
-		};
-		RedisQueueConnection connection = RedisQueueConnection.of(TestRedis.client());
-		this.connections.add(connection);
-		RedisQueue<String> queue = RedisQueue.builder(connection, this.name)
-			.prefetch(64)
-			.adaptivePrefetch(false)
-			.metricsProvider(waits)
-			.build(ItemCodec.strings());
-		this.queues.add(queue);
-		List<String> items = new ArrayList<>();
-		for (int i = 0; i < 5_000; i++) {
-			items.add("item-" + i);
-		}
-		queue.addAll(items);
-		AtomicInteger processed = new AtomicInteger();
-		List<Thread> workers = new ArrayList<>();
-		for (int w = 0; w < 8; w++) {
-			Thread worker = new Thread(() -> {
-				try {
-					for (Optional<String> item; (item = queue.get(Duration.ofMillis(500))).isPresent();) {
-						queue.doneWithoutWaiting(item.get());
-						processed.incrementAndGet();
-					}
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
-			});
-			worker.start();
-			workers.add(worker);
-		}
-		for (Thread worker : workers) {
-			worker.join();
-		}
-		assertThat(processed.get()).isEqualTo(5_000);
-		assertThat(shortestWait.get()).as("the shortest queue wait told, in seconds").isGreaterThanOrEqualTo(0);
 	}
 
 	@Test
