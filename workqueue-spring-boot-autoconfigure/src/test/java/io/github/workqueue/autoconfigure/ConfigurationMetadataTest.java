@@ -69,7 +69,8 @@ class ConfigurationMetadataTest {
 				"$.properties[?(@.name =~ /workqueue\\.dashboard\\..*/)]");
 		assertThat(dashboard).extracting((property) -> property.get("name"))
 			.containsExactlyInAnyOrder("workqueue.dashboard.enabled", "workqueue.dashboard.path",
-					"workqueue.dashboard.sample-interval", "workqueue.dashboard.history");
+					"workqueue.dashboard.sample-interval", "workqueue.dashboard.history",
+					"workqueue.dashboard.dead-letter-threshold");
 		assertThat(dashboard).allSatisfy((property) -> assertThat(property.get("description")).asString().isNotBlank());
 		assertThat(JsonPath.<List<Object>>read(metadata,
 				"$.properties[?(@.name == 'workqueue.dashboard.enabled')].defaultValue"))

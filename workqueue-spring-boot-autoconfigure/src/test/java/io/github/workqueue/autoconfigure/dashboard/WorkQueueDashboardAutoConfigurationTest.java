@@ -62,6 +62,16 @@ class WorkQueueDashboardAutoConfigurationTest {
 	}
 
 	@Test
+	void aNegativeDeadLetterThresholdShouldBeRefusedAtStartupNamingTheProperty() {
+		this.runner
+			.withPropertyValues("workqueue.dashboard.enabled=true", "workqueue.dashboard.dead-letter-threshold=-1")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessage("workqueue.dashboard.dead-letter-threshold must be 0 or more, was -1"));
+	}
+
+	@Test
 	void aDashboardWhoseEndpointIsNotExposedShouldBeWarnedAbout(CapturedOutput output) {
 		this.runner
 			.withPropertyValues("workqueue.dashboard.enabled=true", "management.endpoints.web.exposure.include=health")
