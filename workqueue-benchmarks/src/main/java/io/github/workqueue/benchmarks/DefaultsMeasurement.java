@@ -168,6 +168,7 @@ public final class DefaultsMeasurement {
 	private static void floorSteady(String uri) throws InterruptedException {
 		RedisClient client = RedisClient.create(uri);
 		RedisCommands<String, String> stats = client.connect().sync();
+		MinimalLuaQueue.load(stats);
 		String name = "floor-steady-" + System.nanoTime();
 		Meter meter = new Meter(stats);
 		List<Thread> producers = new ArrayList<>();

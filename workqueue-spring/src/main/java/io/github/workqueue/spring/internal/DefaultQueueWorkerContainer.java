@@ -73,7 +73,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	private final ItemListeners listeners;
 
-	private final PauseGate gate = new PauseGate();
+	private final PauseGate gate = new PauseGate(this::reportPause);
 
 	private volatile boolean running;
 
@@ -384,7 +384,6 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	@Override
 	public void release(String reason) {
 		this.gate.release(reason);
-		reportPause();
 	}
 
 	@Override
@@ -400,7 +399,6 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 		if (this.queue instanceof LeasingAhead ahead) {
 			ahead.giveBackLeasedAhead();
 		}
-		reportPause();
 	}
 
 	@Override
@@ -416,13 +414,16 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	@Override
 	public void resume() {
 		this.gate.resume();
-		reportPause();
 	}
 
-	/** Tells a queue shared with other instances whether the workers take items now. */
-	private void reportPause() {
+	/**
+	 * Tells a queue shared with other instances whether the workers take items now:
+	 * called by the gate under its lock at each change, so the last call is the gate's
+	 * state.
+	 */
+	private void reportPause(boolean closed) {
 		if (this.queue instanceof LeasingAhead ahead) {
-			ahead.workersPaused(this.gate.isPaused() || this.gate.isHeld());
+			ahead.workersPaused(closed);
 		}
 	}
 

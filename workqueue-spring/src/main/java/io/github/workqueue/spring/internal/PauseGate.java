@@ -4,6 +4,7 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * Whether a container's workers may take items: open, paused (workers wait at the gate
@@ -17,6 +18,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * <b>Concurrency.</b> Thread-safe. The flags and the holds are written under the gate's
  * lock, which also carries the condition paused workers wait on; the flags are read
  * anywhere (volatile). Invariant: {@code held} is whether {@code holds} is not empty.
+ * Each pause, resume, hold and release tells the gate's listener whether the gate is
+ * closed now, under the lock, so that the listener's last word is the gate's state even
+ * when two of them race (read after the lock, a resume's "open" could be overtaken by a
+ * pause's "closed" that was read before the resume).
  */
 final class PauseGate {
 
@@ -36,10 +41,22 @@ final class PauseGate {
 	/** Written under {@code lock}. */
 	private volatile boolean stopping;
 
+	/** Told whether the gate is closed after each change, under {@code lock}. */
+	private final Consumer<Boolean> closedChanged;
+
+	/**
+	 * @param closedChanged told, under the gate's lock, whether the gate is closed
+	 * (paused or held) after each pause, resume, hold or release; it must not block
+	 */
+	PauseGate(Consumer<Boolean> closedChanged) {
+		this.closedChanged = closedChanged;
+	}
+
 	void pause() {
 		this.lock.lock();
 		try {
 			this.paused = true;
+			this.closedChanged.accept(true);
 		}
 		finally {
 			this.lock.unlock();
@@ -51,6 +68,7 @@ final class PauseGate {
 		try {
 			this.paused = false;
 			this.opened.signalAll();
+			this.closedChanged.accept(isPaused());
 		}
 		finally {
 			this.lock.unlock();
@@ -62,6 +80,7 @@ final class PauseGate {
 		try {
 			this.holds.add(reason);
 			this.held = true;
+			this.closedChanged.accept(true);
 		}
 		finally {
 			this.lock.unlock();
@@ -74,6 +93,7 @@ final class PauseGate {
 			this.holds.remove(reason);
 			this.held = !this.holds.isEmpty();
 			this.opened.signalAll();
+			this.closedChanged.accept(isPaused());
 		}
 		finally {
 			this.lock.unlock();
