@@ -440,6 +440,14 @@ final class Batcher {
 	}
 
 	/**
+	 * Gives back a lease taken out of the buffer ({@link #takeLeasedAhead}) that its
+	 * caller could not end, without waiting.
+	 */
+	void giveBack(Grant leasedAhead) {
+		this.returns.giveBackUntaken(List.of(leasedAhead));
+	}
+
+	/**
 	 * Releases the waiting takers (their {@link #take} returns {@code null}), gives back
 	 * the leases taken ahead and stops granting leases; adds and dones already asked for
 	 * are still sent.

@@ -258,9 +258,22 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	public boolean removeEncoded(String encoded) {
 		this.batcher.awaitDonesAsked();
 		Grant leasedAhead = this.batcher.takeLeasedAhead(encoded);
-		Long removed = this.link.run(Script.REMOVE, ScriptOutputType.INTEGER,
-				this.shards.keys(this.shards.of(encoded)).all(), now(), encoded,
-				(leasedAhead != null) ? Long.toString(leasedAhead.token()) : "");
+		Long removed;
+		try {
+			removed = this.link.run(Script.REMOVE, ScriptOutputType.INTEGER,
+					this.shards.keys(this.shards.of(encoded)).all(), now(), encoded,
+					(leasedAhead != null) ? Long.toString(leasedAhead.token()) : "");
+		}
+		catch (RuntimeException ex) {
+			if (leasedAhead != null) {
+				// Whether the remove ran is unknown: the lease taken out of the buffer
+				// goes
+				// back (a give-back by its token, a no-op if the remove ended it), rather
+				// than waiting, unrenewed, for its expiry.
+				this.batcher.giveBack(leasedAhead);
+			}
+			throw ex;
+		}
 		if (removed == 1 && this.metrics != null) {
 			this.metrics.removed();
 		}
