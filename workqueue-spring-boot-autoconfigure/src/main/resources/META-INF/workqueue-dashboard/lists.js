@@ -71,12 +71,10 @@
 			return element('td', {}, button);
 		}
 
-		// An instance not seen for this long (it writes a heartbeat a second) is likely gone.
-		const NOT_SEEN_SECONDS = 5;
-
+		// An instance the endpoint says was not seen lately (its heartbeat is a second apart) is likely gone.
 		function notSeen(shared, holder) {
 			const instance = (shared.instances || []).find((candidate) => candidate.holder === holder);
-			return !instance || instance.lastSeenSecondsAgo > NOT_SEEN_SECONDS ? instance || {} : null;
+			return !instance || instance.notSeen ? instance || {} : null;
 		}
 
 		function instances(entry, shared) {
@@ -91,14 +89,14 @@
 				? element('p', { class: 'empty' }, 'No instance has reported yet.')
 				: table(['Instance', 'Workers', 'In flight', 'Waiting in get', 'Leased ahead', 'Last seen'], list.map((instance) =>
 					element('tr', { 'data-instance': instance.holder,
-						class: instance.lastSeenSecondsAgo > NOT_SEEN_SECONDS ? 'expired' : '' },
+						class: instance.notSeen ? 'expired' : '' },
 					element('td', { class: 'item' }, instance.holder + (instance.holder === shared.instance ? ' (this instance)' : '')),
 					element('td', { 'data-field': 'instance-workers' }, instance.paused ? 'paused' : 'taking'),
 					element('td', { class: 'num' }, count(instance.inFlight)),
 					element('td', { class: 'num' }, count(instance.waitingInGet)),
 					element('td', { class: 'num' }, count(instance.leasedAhead)),
 					element('td', { class: 'num' }, seconds(Math.max(0, instance.lastSeenSecondsAgo)) + ' ago'
-						+ (instance.lastSeenSecondsAgo > NOT_SEEN_SECONDS ? ' (not seen: stopped or cut off?)' : ''))))));
+						+ (instance.notSeen ? ' (not seen: stopped or cut off?)' : ''))))));
 		}
 
 		// The items that left without success: given up by the workers, and on Redis parked.

@@ -13,9 +13,11 @@ package io.github.workqueue.autoconfigure.actuate;
  * @param paused whether its workers are paused or held, taking no items
  * @param lastSeenSecondsAgo how long ago it wrote its heartbeat (it writes one a second),
  * on this instance's clock
+ * @param notSeen whether that is longer than {@link #NOT_SEEN_SECONDS}: the instance is
+ * taken for stopped or cut off (the dashboard reads this rather than a bound of its own)
  */
 public record InstanceDescriptor(String holder, int inFlight, int waitingInGet, int leasedAhead, boolean paused,
-		double lastSeenSecondsAgo) {
+		double lastSeenSecondsAgo, boolean notSeen) {
 
 	/**
 	 * An instance whose heartbeat (written every second) is older than this is taken for

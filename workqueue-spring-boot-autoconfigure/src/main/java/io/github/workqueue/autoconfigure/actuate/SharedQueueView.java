@@ -288,10 +288,10 @@ final class SharedQueueView {
 			double lastSeen = seconds(Duration.between(instance.lastSeen(), Instant.now()));
 			if (lastSeen > InstanceDescriptor.NOT_SEEN_SECONDS) {
 				int held = leasesByHolder.getOrDefault(instance.holder(), 0L).intValue();
-				return new InstanceDescriptor(instance.holder(), held, 0, 0, instance.paused(), lastSeen);
+				return new InstanceDescriptor(instance.holder(), held, 0, 0, instance.paused(), lastSeen, true);
 			}
 			return new InstanceDescriptor(instance.holder(), instance.inFlight(), instance.waitingInGet(),
-					instance.leasedAhead(), instance.paused(), lastSeen);
+					instance.leasedAhead(), instance.paused(), lastSeen, false);
 		}
 
 		private static LeaseDescriptor lease(InFlightItem item) {

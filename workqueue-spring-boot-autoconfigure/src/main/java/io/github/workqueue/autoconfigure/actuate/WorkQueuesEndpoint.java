@@ -266,6 +266,7 @@ public class WorkQueuesEndpoint {
 			for (QueueWorkerContainer.Processing processing : container.processing()) {
 				if (String.valueOf(processing.item()).equals(item)) {
 					target = processing.item();
+					break;
 				}
 			}
 		}

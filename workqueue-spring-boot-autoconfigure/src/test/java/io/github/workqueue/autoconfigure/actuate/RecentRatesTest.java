@@ -1,8 +1,13 @@
 package io.github.workqueue.autoconfigure.actuate;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -164,6 +169,41 @@ class RecentRatesTest {
 			.satisfies((sample) -> assertThat(sample.depth()).isEqualTo(3.0));
 		assertThat(this.rates.since("absent", 0)).singleElement()
 			.satisfies((sample) -> assertThat(sample.depth()).as("no meters, still a length").isZero());
+	}
+
+	@Test
+	void aSlowDepthReadShouldHoldUpNoRequestForTheHistory() throws Exception {
+		CountDownLatch reading = new CountDownLatch(1);
+		CountDownLatch answer = new CountDownLatch(1);
+		AtomicBoolean slow = new AtomicBoolean();
+		// The queue as a slow Redis answers len(): the sampler waits in it.
+		@SuppressWarnings("unchecked")
+		RateLimitingQueue<String> slowToAnswer = (RateLimitingQueue<String>) Proxy.newProxyInstance(
+				getClass().getClassLoader(), new Class<?>[] { RateLimitingQueue.class }, (proxy, method, args) -> {
+					if (method.getName().equals("len") && slow.get()) {
+						reading.countDown();
+						answer.await();
+					}
+					try {
+						return method.invoke(this.queue, args);
+					}
+					catch (InvocationTargetException ex) {
+						throw ex.getCause();
+					}
+				});
+		RecentRates history = new RecentRates(this.registry, () -> Map.of("orders", slowToAnswer),
+				Duration.ofSeconds(2), Duration.ofSeconds(6));
+		history.sample(1_000);
+		history.sample(3_000);
+		slow.set(true);
+		CompletableFuture<Void> sampling = CompletableFuture.runAsync(() -> history.sample(5_000));
+		assertThat(reading.await(10, TimeUnit.SECONDS)).as("the sampler reads the depth").isTrue();
+		List<RateSample> during = CompletableFuture.supplyAsync(() -> history.since("orders", 0))
+			.get(10, TimeUnit.SECONDS);
+		assertThat(during).as("answered while the depth read waits").hasSize(1);
+		answer.countDown();
+		sampling.get(10, TimeUnit.SECONDS);
+		assertThat(history.since("orders", 0)).hasSize(2);
 	}
 
 	@Test

@@ -321,16 +321,15 @@ class RedisBackendTest {
 				await().atMost(Duration.ofSeconds(10))
 					.untilAsserted(() -> assertThat(instances(endpoint))
 						.extracting(InstanceDescriptor::holder, InstanceDescriptor::paused,
-								InstanceDescriptor::inFlight)
-						.containsExactlyInAnyOrder(tuple("dead", false, 1),
-								tuple(((RedisQueue<?>) orders).holder(), true, 0)));
+								InstanceDescriptor::inFlight, InstanceDescriptor::notSeen)
+						.containsExactlyInAnyOrder(tuple("dead", false, 1, false),
+								tuple(((RedisQueue<?>) orders).holder(), true, 0, false)));
 				// No heartbeat and no renewal from now on: as a killed instance.
 				deadConnection.close();
 				await().atMost(Duration.ofSeconds(15))
 					.untilAsserted(() -> assertThat(instances(endpoint)).filteredOn((i) -> i.holder().equals("dead"))
 						.singleElement()
-						.satisfies((i) -> assertThat(i.lastSeenSecondsAgo())
-							.isGreaterThan(InstanceDescriptor.NOT_SEEN_SECONDS)));
+						.satisfies((i) -> assertThat(i.notSeen()).isTrue()));
 				assertThat(List.of(orders.get(Duration.ofSeconds(10)), orders.get(Duration.ofSeconds(10))))
 					.as("b, and a delivered again once its lease expired")
 					.containsExactlyInAnyOrder(Optional.of("a"), Optional.of("b"));
