@@ -287,6 +287,11 @@ final class BatchState {
 		}
 	}
 
+	/** Whether a sender runs, or was started ({@code running}). */
+	synchronized boolean senderRunning() {
+		return this.running;
+	}
+
 	// The replies' steps (BatchReplies).
 
 	/**

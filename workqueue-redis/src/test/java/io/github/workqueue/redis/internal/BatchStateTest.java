@@ -12,21 +12,46 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@link BatchState}'s rule that a step reads the time under its monitor: a take that
- * waited for the monitor while a reply buffered a lease must not see that lease as
- * buffered before the take began (its queue wait would be negative, which the metrics
- * refuse).
+ * {@link BatchState}'s rules: a step reads the time under its monitor (a take that waited
+ * for the monitor while a reply buffered a lease must not see that lease as buffered
+ * before the take began: its queue wait would be negative, which the metrics refuse); a
+ * sender that ends, by a failure, while work is left is started again. No sender is
+ * attached here, so starting one only marks it running.
  */
 class BatchStateTest {
 
 	private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
 
-	@Test
-	void aTakeShouldReadTheTimeOnceItHoldsTheMonitor() throws Exception {
+	private static BatchState state() {
 		long start = System.nanoTime();
-		BatchState state = new BatchState(new PendingRequests(1, start), new LeaseAsks(1, SECOND),
+		return new BatchState(new PendingRequests(1, start), new LeaseAsks(1, SECOND),
 				new LeaseAheadBuffer(new LeaseAheadSizing(4, false), Duration.ofSeconds(30), 1, SECOND, start),
 				new SentParts(1));
+	}
+
+	@Test
+	void aSenderThatEndsWithWorkLeftShouldBeStartedAgain() {
+		BatchState state = state();
+		assertThat(state.senderRunning()).isFalse();
+		state.queueAdd(new BatchRequest.Add(0, "item"), null);
+		assertThat(state.senderRunning()).as("a request starts one").isTrue();
+		state.senderEnded();
+		assertThat(state.senderRunning()).as("the add is still pending: another starts").isTrue();
+	}
+
+	@Test
+	void aSenderThatEndsWithNothingLeftShouldNotBeStartedAgain() {
+		BatchState state = state();
+		state.take(new Taker(), Long.MIN_VALUE, new ArrayList<>());
+		assertThat(state.senderRunning()).as("a taker starts one").isTrue();
+		state.shutDown();
+		state.senderEnded();
+		assertThat(state.senderRunning()).as("the taker was released at shutdown: nothing left").isFalse();
+	}
+
+	@Test
+	void aTakeShouldReadTheTimeOnceItHoldsTheMonitor() throws Exception {
+		BatchState state = state();
 		AtomicReference<BatchState.Take> taken = new AtomicReference<>();
 		Thread taker = new Thread(() -> taken.set(state.take(new Taker(), Long.MIN_VALUE, new ArrayList<>())));
 		synchronized (state) {
