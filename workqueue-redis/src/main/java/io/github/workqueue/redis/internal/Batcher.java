@@ -55,8 +55,8 @@ import org.jspecify.annotations.Nullable;
  * Through an outage, adds fail at once; dones are asked again with backoff until Redis
  * answers or their last attempt is due (a late outcome is handed to the queue); takers
  * keep waiting until their timeout. Every caller's wait is bounded
- * ({@link RedisLink#requestBound()}): an add that got no answer by then throws, a done
- * reports no answer yet.
+ * ({@link RedisLink#requestBoundNanos()}): an add that got no answer by then throws, a
+ * done reports no answer yet.
  *
  * <p>
  * <b>Concurrency.</b> Thread-safe. The state shared with the sender is a
@@ -167,7 +167,7 @@ final class Batcher {
 	 */
 	boolean add(BatchRequest.Add request) {
 		queue(request);
-		return answer(request, this.link.requestBound().toNanos());
+		return answer(request, this.link.requestBoundNanos());
 	}
 
 	/**
@@ -186,7 +186,7 @@ final class Batcher {
 	 * @param keys the item's fairness keys as JSON, or empty
 	 * @return whether the add made the item dirty, completed off the sender thread; or
 	 * the add's failure: an {@link UnconfirmedAddException} if no answer came within
-	 * {@link RedisLink#requestBound()}
+	 * {@link RedisLink#requestBoundNanos()}
 	 */
 	CompletableFuture<Boolean> addAsync(String encoded, int priority, String keys) {
 		BatchRequest.Add request = request(encoded, priority, keys, new CompletableFuture<>());
@@ -195,7 +195,7 @@ final class Batcher {
 		room.acquireUninterruptibly();
 		outcome.whenComplete((made, failure) -> room.release());
 		queue(request);
-		long bound = this.link.requestBound().toNanos();
+		long bound = this.link.requestBoundNanos();
 		return outcome.orTimeout(bound, TimeUnit.NANOSECONDS)
 			.exceptionallyCompose((failure) -> CompletableFuture
 				.failedFuture((failure instanceof TimeoutException) ? unanswered(encoded, bound) : failure));
@@ -204,7 +204,8 @@ final class Batcher {
 	/**
 	 * Adds items, in order, in the next batches: all are queued at once, so that a part
 	 * carries up to {@link #MOST_PER_BATCH} of them, and the caller waits for each answer
-	 * in turn, at most {@link RedisLink#requestBound()} after the one before it came.
+	 * in turn, at most {@link RedisLink#requestBoundNanos()} after the one before it
+	 * came.
 	 * @param requests the adds, made with {@link #request}
 	 * @param madeDirty run once for each add answered as having made its item dirty
 	 * (rather than joining an earlier add), before any later answer is waited for
@@ -213,7 +214,7 @@ final class Batcher {
 	 */
 	void addAll(List<BatchRequest.Add> requests, Runnable madeDirty) {
 		this.state.queueAdds(requests, this.lastDeferred.get());
-		long bound = this.link.requestBound().toNanos();
+		long bound = this.link.requestBoundNanos();
 		for (BatchRequest.Add request : requests) {
 			if (answer(request, bound)) {
 				madeDirty.run();
@@ -267,8 +268,8 @@ final class Batcher {
 	 * Ends a lease, in the next batch. Through an outage the done is asked again, with
 	 * the shard's backoff, until Redis answers or {@code askUntilNanos} passes, whether
 	 * or not the caller still waits. The caller waits uninterruptibly (the interrupt is
-	 * kept) for {@link RedisLink#requestBound()} at most, and an interrupted caller stops
-	 * waiting at the first failed attempt.
+	 * kept) for {@link RedisLink#requestBoundNanos()} at most, and an interrupted caller
+	 * stops waiting at the first failed attempt.
 	 * @param lateOutcome told once, on a helper thread, of the final outcome of a done
 	 * for which this returns {@code null}: whether Redis accepted the token, or
 	 * {@code null} if that will never be known
@@ -281,7 +282,7 @@ final class Batcher {
 		BatchRequest.Done request = new BatchRequest.Done(this.shards.of(lease.encoded), lease, askUntilNanos,
 				Thread.currentThread(), dispatched);
 		this.state.queueDone(request);
-		if (request.await(this.link.requestBound().toNanos()) && request.accepted == null) {
+		if (request.await(this.link.requestBoundNanos()) && request.accepted == null) {
 			// Its outcome will never be known, and the caller is told so now.
 			dispatched.accept(null);
 		}
@@ -339,8 +340,8 @@ final class Batcher {
 	/**
 	 * Waits for a lease granted to the calling thread.
 	 * @return the grant, or {@code null} if none came within the timeout (but not before
-	 * one batch asked Redis for it, or {@link RedisLink#requestBound()} passed) or the
-	 * queue is shutting down
+	 * one batch asked Redis for it, or {@link RedisLink#requestBoundNanos()} passed) or
+	 * the queue is shutting down
 	 * @throws InterruptedException if interrupted while waiting: an interrupted take
 	 * takes nothing, and a grant that came as the interrupt did goes to another waiting
 	 * thread, to the buffer, or back to the queue's head (not counted as a redelivery),
@@ -362,7 +363,7 @@ final class Batcher {
 			lastTaken[0] = System.nanoTime();
 			return ready;
 		}
-		long triedBound = Math.max(timeoutNanos, this.link.requestBound().toNanos());
+		long triedBound = Math.max(timeoutNanos, this.link.requestBoundNanos());
 		try {
 			taker.await(timeoutNanos, triedBound);
 		}

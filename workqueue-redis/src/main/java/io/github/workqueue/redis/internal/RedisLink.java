@@ -303,8 +303,10 @@ public final class RedisLink implements AutoCloseable {
 	 * open, then a reply that waits for another before it (one shard's sent part, see
 	 * {@link Batcher}), then its own.
 	 */
-	Duration requestBound() {
-		return this.connector.bound().plus(replyTimeout().multipliedBy(2));
+	long requestBoundNanos() {
+		// In nanoseconds: Duration's multipliedBy goes through BigDecimal, and every take
+		// asks.
+		return this.connector.bound().toNanos() + 2 * replyTimeout().toNanos();
 	}
 
 	/**
@@ -490,12 +492,12 @@ public final class RedisLink implements AutoCloseable {
 	}
 
 	/**
-	 * Closes the connection, after waiting (at most {@link #requestBound()} in all) for
-	 * the requests that queues sent without waiting.
+	 * Closes the connection, after waiting (at most {@link #requestBoundNanos()} in all)
+	 * for the requests that queues sent without waiting.
 	 */
 	@Override
 	public void close() {
-		long deadline = System.nanoTime() + requestBound().toNanos();
+		long deadline = System.nanoTime() + requestBoundNanos();
 		for (LongConsumer awaitFor : this.beforeClose) {
 			awaitFor.accept(Math.max(0, deadline - System.nanoTime()));
 		}
