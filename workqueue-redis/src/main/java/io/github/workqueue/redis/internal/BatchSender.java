@@ -216,7 +216,7 @@ final class BatchSender {
 			SentPart sentPart;
 			try {
 				SentScript<List<Object>> script = this.link.send(Script.BATCH, ScriptOutputType.MULTI,
-						this.shards.keys(part.shard()).all(),
+						this.shards.keys(part.shard()).scriptKeys(),
 						(part.hasWrites() && this.ack.isAsked()) ? this.ack : null, part.args(now, this.fixedArgs));
 				sentPart = SentPart.sent(part, planned.takers(), sentNanos, script);
 			}

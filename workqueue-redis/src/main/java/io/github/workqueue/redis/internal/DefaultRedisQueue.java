@@ -261,7 +261,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		Long removed;
 		try {
 			removed = this.link.run(Script.REMOVE, ScriptOutputType.INTEGER,
-					this.shards.keys(this.shards.of(encoded)).all(), now(), encoded,
+					this.shards.keys(this.shards.of(encoded)).scriptKeys(), now(), encoded,
 					(leasedAhead != null) ? Long.toString(leasedAhead.token()) : "");
 		}
 		catch (RuntimeException ex) {

@@ -122,7 +122,7 @@ final class LeaseHolding<T> {
 		}
 		catch (RuntimeException ex) {
 			String reason = "cannot be decoded by " + this.codec + ": " + ex;
-			this.link.run(Script.PARK, ScriptOutputType.INTEGER, this.shards.keys(this.shards.of(encoded)).all(),
+			this.link.run(Script.PARK, ScriptOutputType.INTEGER, this.shards.keys(this.shards.of(encoded)).scriptKeys(),
 					this.now.get(), encoded, Long.toString(token), reason);
 			logger.log(Level.ERROR, "workqueue '" + this.name + "': parked item " + encoded + ", which " + reason);
 			return Optional.empty();

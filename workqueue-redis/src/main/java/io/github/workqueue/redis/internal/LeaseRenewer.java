@@ -199,7 +199,7 @@ final class LeaseRenewer<T> {
 		}
 		try {
 			SentScript<List<Long>> script = this.link.send(Script.RENEW, ScriptOutputType.MULTI,
-					this.shards.keys(this.shards.of(leases.get(0).encoded())).all(), args);
+					this.shards.keys(this.shards.of(leases.get(0).encoded())).scriptKeys(), args);
 			return script::reply;
 		}
 		catch (RedisException ex) {

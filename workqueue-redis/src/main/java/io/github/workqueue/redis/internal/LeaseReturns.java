@@ -68,8 +68,8 @@ final class LeaseReturns {
 				args[1 + 2 * i] = encoded.get(indexes.get(i));
 				args[2 + 2 * i] = Long.toString(tokens.get(indexes.get(i)));
 			}
-			sent.add(this.link.send(Script.RELEASE, ScriptOutputType.INTEGER, this.shards.keys(shard.getKey()).all(),
-					args));
+			sent.add(this.link.send(Script.RELEASE, ScriptOutputType.INTEGER,
+					this.shards.keys(shard.getKey()).scriptKeys(), args));
 		}
 		return sent;
 	}

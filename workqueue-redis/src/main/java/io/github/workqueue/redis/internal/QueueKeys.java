@@ -3,6 +3,8 @@ package io.github.workqueue.redis.internal;
 /**
  * The keys of one queue shard, all under one hash tag (see {@link Shards}) so that they
  * share a Redis Cluster slot; their order is the one {@code includes/state.lua} declares.
+ * A script is given the first only ({@link #scriptKeys()}), and names the others after it
+ * the same way: sending one key instead of fourteen saves encoding them on every call.
  * Immutable.
  */
 final class QueueKeys {
@@ -11,6 +13,9 @@ final class QueueKeys {
 			"failures", "expiries", "parked", "buckets", "wake", "counters", "ended", "ended-before" };
 
 	private final String[] keys;
+
+	/** The queue's key alone: the KEYS of every script. */
+	private final String[] scriptKeys;
 
 	/**
 	 * Failed attempts per item since its last success; read and written by plain
@@ -32,10 +37,15 @@ final class QueueKeys {
 		for (int i = 0; i < SUFFIXES.length; i++) {
 			this.keys[i] = prefix + SUFFIXES[i];
 		}
+		this.scriptKeys = new String[] { this.keys[0] };
 	}
 
-	String[] all() {
-		return this.keys;
+	/**
+	 * The KEYS of a script's call: the queue's key, after which the script names the
+	 * others. The array is shared: not to be changed.
+	 */
+	String[] scriptKeys() {
+		return this.scriptKeys;
 	}
 
 	String queue() {
@@ -64,6 +74,10 @@ final class QueueKeys {
 
 	String wake() {
 		return this.keys[10];
+	}
+
+	String counters() {
+		return this.keys[11];
 	}
 
 }

@@ -38,7 +38,7 @@ final class QueueViews {
 	int len() {
 		long length = 0;
 		for (int shard = 0; shard < this.shards.count(); shard++) {
-			Long ready = this.link.run(Script.LEN, ScriptOutputType.INTEGER, this.shards.keys(shard).all(),
+			Long ready = this.link.run(Script.LEN, ScriptOutputType.INTEGER, this.shards.keys(shard).scriptKeys(),
 					this.now.get());
 			length += ready;
 		}
@@ -51,7 +51,7 @@ final class QueueViews {
 		String time = this.now.get();
 		for (int shard = 0; shard < this.shards.count(); shard++) {
 			List<Long> flat = this.link.run(Script.LEN_BY_PRIORITY, ScriptOutputType.MULTI,
-					this.shards.keys(shard).all(), time);
+					this.shards.keys(shard).scriptKeys(), time);
 			for (int i = 0; i + 1 < flat.size(); i += 2) {
 				sizes.merge(flat.get(i).intValue(), flat.get(i + 1).intValue(), Integer::sum);
 			}
@@ -65,7 +65,7 @@ final class QueueViews {
 		String time = this.now.get();
 		for (int shard = 0; shard < this.shards.count(); shard++) {
 			List<Object> flat = this.link.run(Script.LEN_BY_FAIRNESS_KEY, ScriptOutputType.MULTI,
-					this.shards.keys(shard).all(), time);
+					this.shards.keys(shard).scriptKeys(), time);
 			for (int i = 0; i + 1 < flat.size(); i += 2) {
 				sizes.merge((String) flat.get(i), ((Long) flat.get(i + 1)).intValue(), Integer::sum);
 			}
@@ -86,8 +86,8 @@ final class QueueViews {
 		long[] sums = new long[7];
 		String time = this.now.get();
 		for (int shard = 0; shard < this.shards.count(); shard++) {
-			List<Long> figures = this.link.run(Script.STATS, ScriptOutputType.MULTI, this.shards.keys(shard).all(),
-					time);
+			List<Long> figures = this.link.run(Script.STATS, ScriptOutputType.MULTI,
+					this.shards.keys(shard).scriptKeys(), time);
 			for (int i = 0; i < sums.length; i++) {
 				sums[i] += figures.get(i);
 			}
@@ -110,7 +110,8 @@ final class QueueViews {
 	boolean unpark(String encoded, boolean requeue) {
 		Objects.requireNonNull(encoded, "encoded");
 		Long wasParked = this.link.run(Script.UNPARK, ScriptOutputType.INTEGER,
-				this.shards.keys(this.shards.of(encoded)).all(), this.now.get(), encoded, requeue ? "requeue" : "drop");
+				this.shards.keys(this.shards.of(encoded)).scriptKeys(), this.now.get(), encoded,
+				requeue ? "requeue" : "drop");
 		return wasParked == 1;
 	}
 
@@ -118,8 +119,8 @@ final class QueueViews {
 		List<InFlightItem> items = new ArrayList<>();
 		String time = this.now.get();
 		for (int shard = 0; shard < this.shards.count(); shard++) {
-			List<String> flat = this.link.run(Script.IN_FLIGHT, ScriptOutputType.MULTI, this.shards.keys(shard).all(),
-					time);
+			List<String> flat = this.link.run(Script.IN_FLIGHT, ScriptOutputType.MULTI,
+					this.shards.keys(shard).scriptKeys(), time);
 			Instant observedAt = microsToInstant(Long.parseLong(flat.get(0)));
 			for (int i = 1; i < flat.size(); i += 5) {
 				items.add(new InFlightItem(flat.get(i), Long.parseLong(flat.get(i + 1)), flat.get(i + 2),

@@ -69,7 +69,8 @@ final class QueueWidePauses {
 
 	/** The pause in force, if any, as the first shard keeps it. */
 	Optional<QueueWidePause> current() {
-		String state = this.link.run(Script.PAUSED, ScriptOutputType.VALUE, this.shards.keys(0).all(), this.now.get());
+		String state = this.link.run(Script.PAUSED, ScriptOutputType.VALUE, this.shards.keys(0).scriptKeys(),
+				this.now.get());
 		if (state == null) {
 			return Optional.empty();
 		}
@@ -82,7 +83,7 @@ final class QueueWidePauses {
 	private boolean setOnEveryShard(String state) {
 		boolean changed = false;
 		for (int shard = 0; shard < this.shards.count(); shard++) {
-			Long set = this.link.run(Script.PAUSE, ScriptOutputType.INTEGER, this.shards.keys(shard).all(),
+			Long set = this.link.run(Script.PAUSE, ScriptOutputType.INTEGER, this.shards.keys(shard).scriptKeys(),
 					this.now.get(), state);
 			changed |= set == 1;
 		}

@@ -107,7 +107,7 @@ final class ScriptedAdds {
 	}
 
 	private String[] keysOf(String encoded) {
-		return this.shards.keys(this.shards.of(encoded)).all();
+		return this.shards.keys(this.shards.of(encoded)).scriptKeys();
 	}
 
 }

@@ -50,15 +50,16 @@ final class SharedDeadLetters {
 		record.put("error", lastError);
 		long at = System.currentTimeMillis();
 		record.put("at", at);
-		Long dropped = this.link.run(Script.DEAD_LETTER, ScriptOutputType.INTEGER, this.keys.all(), this.now.get(),
-				encoded, JSON.writeValueAsString(record), Long.toString(at), Integer.toString(CAPACITY));
+		Long dropped = this.link.run(Script.DEAD_LETTER, ScriptOutputType.INTEGER, this.keys.scriptKeys(),
+				this.now.get(), encoded, JSON.writeValueAsString(record), Long.toString(at),
+				Integer.toString(CAPACITY));
 		return dropped;
 	}
 
 	/** The newest dead letters, at most {@code limit}. */
 	List<DeadLetter> newest(int limit) {
-		List<Object> reply = this.link.run(Script.DEAD_LETTERS, ScriptOutputType.MULTI, this.keys.all(), this.now.get(),
-				Integer.toString(limit));
+		List<Object> reply = this.link.run(Script.DEAD_LETTERS, ScriptOutputType.MULTI, this.keys.scriptKeys(),
+				this.now.get(), Integer.toString(limit));
 		List<DeadLetter> letters = new ArrayList<>();
 		for (int i = 1; i + 1 < reply.size(); i += 2) {
 			JsonNode record = JSON.readTree((String) reply.get(i + 1));
@@ -71,8 +72,8 @@ final class SharedDeadLetters {
 
 	/** Forgets a dead letter; false if there was none. */
 	boolean drop(String encoded) {
-		Long removed = this.link.run(Script.DROP_DEAD_LETTER, ScriptOutputType.INTEGER, this.keys.all(), this.now.get(),
-				encoded);
+		Long removed = this.link.run(Script.DROP_DEAD_LETTER, ScriptOutputType.INTEGER, this.keys.scriptKeys(),
+				this.now.get(), encoded);
 		return removed == 1;
 	}
 

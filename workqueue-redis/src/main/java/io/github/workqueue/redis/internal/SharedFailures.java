@@ -91,7 +91,7 @@ final class SharedFailures {
 		if (this.shards.count() == 1 || !this.limiter.hasBuckets()) {
 			return "";
 		}
-		return this.link.run(Script.RESERVE, ScriptOutputType.VALUE, this.shards.keys(0).all(), this.now.get(),
+		return this.link.run(Script.RESERVE, ScriptOutputType.VALUE, this.shards.keys(0).scriptKeys(), this.now.get(),
 				this.limiter.json());
 	}
 
@@ -100,7 +100,7 @@ final class SharedFailures {
 	}
 
 	private String[] keysOf(String encoded) {
-		return shardOf(encoded).all();
+		return shardOf(encoded).scriptKeys();
 	}
 
 }

@@ -42,7 +42,7 @@ class BatchTakeTest {
 
 	/** The keys of a queue no test used yet. */
 	private static String[] newQueue() {
-		return new QueueKeys(TestRedis.uniqueName("batch-take")).all();
+		return new QueueKeys(TestRedis.uniqueName("batch-take")).scriptKeys();
 	}
 
 	@AfterEach

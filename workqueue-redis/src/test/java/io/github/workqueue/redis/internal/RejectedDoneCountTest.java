@@ -26,7 +26,9 @@ class RejectedDoneCountTest {
 
 	private final RedisLink link = RedisLink.standalone(TestRedis.client());
 
-	private final String[] keys = new QueueKeys(TestRedis.uniqueName("rejected")).all();
+	private final QueueKeys queueKeys = new QueueKeys(TestRedis.uniqueName("rejected"));
+
+	private final String[] keys = this.queueKeys.scriptKeys();
 
 	@AfterEach
 	void close() {
@@ -72,7 +74,7 @@ class RejectedDoneCountTest {
 	}
 
 	private long rejected() {
-		String count = this.link.hashGet(this.keys[11], "rejected");
+		String count = this.link.hashGet(this.queueKeys.counters(), "rejected");
 		return (count != null) ? Long.parseLong(count) : 0;
 	}
 

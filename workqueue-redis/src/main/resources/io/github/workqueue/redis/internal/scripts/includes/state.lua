@@ -1,4 +1,7 @@
--- The keys of a Redis queue, KEYS of every script (all in one hash slot):
+-- The keys of a Redis queue (all in one hash slot). A script is given the first, the queue's, as
+-- KEYS[1], ending in 'queue'; the others are named after it, the name's 'queue' replaced by the
+-- suffix listed (QueueKeys.java names them the same way), as the keys of priorities and fairness
+-- below are:
 --   1 queue     list    FIFO of encoded items (every one is dirty and not in flight)
 --   2 dirty     hash    item -> when it became dirty (added and not yet taken; queue latency)
 --   3 inflight  hash    item -> "token holder since deadline" of its lease (until done or reaped)
@@ -14,6 +17,8 @@
 --  13 ended     hash    token -> item, of each lease ended by done (a repeated done is accepted)
 --  14 endedOld  hash    the same for the window before: a done is remembered for one to two
 --                       windows, then dropped with the whole hash (the window is in counters)
+-- The suffixes of keys 2 to 14, in that order: dirty-since, inflight, leases, waiting, order,
+-- failures, expiries, parked, buckets, wake, counters, ended, ended-before.
 -- ARGV[1] is the time to use in microseconds, or empty for Redis's TIME.
 --
 -- This file holds the key layout and one call's state; every script includes it, and begin() is
@@ -86,13 +91,17 @@ end
 -- The keys of priorities and fairness (described below), named after QUEUE.
 local PRIO, FAIR, LEVELS, COUNT, READY, SEQ
 
--- Whether each of two or four keys exists, in one command: EXISTS counts a key once for each
--- time it is named, so naming them once, twice, four and eight times makes its answer a bit per
--- key.
+-- Whether each of two, three or four keys exists, in one command: EXISTS counts a key once for
+-- each time it is named, so naming them once, twice, four and eight times makes its answer a bit
+-- per key.
 local function existEach(a, b, c, d)
   if not c then
     local found = redis.call('EXISTS', a, b, b)
     return found % 2 == 1, found >= 2
+  end
+  if not d then
+    local found = redis.call('EXISTS', a, b, b, c, c, c, c)
+    return found % 2 == 1, found % 4 >= 2, found >= 4
   end
   local found = redis.call('EXISTS', a, b, b, c, c, c, c, d, d, d, d, d, d, d, d)
   return found % 2 == 1, found % 4 >= 2, found % 8 >= 4, found >= 8
@@ -105,12 +114,17 @@ end
 -- key is absent, and a batch of many items reads a tree's node once. A key taken for existing
 -- that a command of this script emptied costs a command that finds nothing, never a skipped
 -- one. The four keys of priorities and fairness that say where the ready items are are asked
--- together, one command whatever the queue uses (existEach).
+-- together, one command whatever the queue uses (existEach); so are the three that a batch of
+-- adds and dones asks about (WAITING, PARKED, EXPIRIES). Asking again of a key already known
+-- only reads what Redis holds now, which is what `existing` says or, for a key emptied by a
+-- command here, more exact.
 local existing
 local function exists(key)
   if existing[key] == nil then
     if key == PRIO or key == FAIR or key == LEVELS or key == READY then
       existing[PRIO], existing[FAIR], existing[LEVELS], existing[READY] = existEach(PRIO, FAIR, LEVELS, READY)
+    elseif key == WAITING or key == PARKED or key == EXPIRIES then
+      existing[WAITING], existing[PARKED], existing[EXPIRIES] = existEach(WAITING, PARKED, EXPIRIES)
     else
       existing[key] = redis.call('EXISTS', key) == 1
     end
@@ -165,20 +179,28 @@ local pendingCount, pendingAll
 local passing, passLimit
 local settle
 
--- Starts a call: its keys, its time, and nothing known or pending yet.
+-- Starts a call: its keys, its time, and nothing known or pending yet. The keys' names are made
+-- when the queue differs from the last call's: loaded as a function library, this code's state
+-- stays between calls, and an instance's calls are mostly to one queue.
 local function begin(keys, argv)
-  QUEUE, DIRTY, INFLIGHT, LEASES, WAITING, ORDER, FAILURES, EXPIRIES, PARKED, BUCKETS, WAKE, COUNTERS, ENDED =
-    keys[1], keys[2], keys[3], keys[4], keys[5], keys[6], keys[7], keys[8], keys[9], keys[10], keys[11], keys[12],
-    keys[13]
-  ENDED_OLD = keys[14]
+  if keys[1] ~= QUEUE then
+    QUEUE = keys[1]
+    local prefix = string.sub(QUEUE, 1, -6)
+    DIRTY, INFLIGHT, LEASES, WAITING = prefix .. 'dirty-since', prefix .. 'inflight', prefix .. 'leases',
+      prefix .. 'waiting'
+    ORDER, FAILURES, EXPIRIES, PARKED = prefix .. 'order', prefix .. 'failures', prefix .. 'expiries',
+      prefix .. 'parked'
+    BUCKETS, WAKE, COUNTERS, ENDED = prefix .. 'buckets', prefix .. 'wake', prefix .. 'counters', prefix .. 'ended'
+    ENDED_OLD = prefix .. 'ended-before'
+    PRIO, FAIR, LEVELS, COUNT = QUEUE .. ':prio', QUEUE .. ':fair', QUEUE .. ':levels', QUEUE .. ':count'
+    READY, SEQ = QUEUE .. ':ready', QUEUE .. ':seq'
+  end
   if argv[1] ~= '' then
     now = tonumber(argv[1])
   else
     local t = redis.call('TIME')
     now = tonumber(t[1]) * 1000000 + tonumber(t[2])
   end
-  PRIO, FAIR, LEVELS, COUNT = QUEUE .. ':prio', QUEUE .. ':fair', QUEUE .. ':levels', QUEUE .. ':count'
-  READY, SEQ = QUEUE .. ':ready', QUEUE .. ':seq'
   existing, queued, drained = {}, 0, false
   pendingCount, pendingAll = {}, 0
   passing, passLimit = nil, 0
