@@ -47,8 +47,6 @@ public final class RedisScriptCost {
 
 	private static final String TAG = "{cost}:";
 
-	private static final int KEYS = 14;
-
 	/**
 	 * A holder as long as the queue's default ("pid@host#" and eight hex digits): it is
 	 * part of each lease's value in the in-flight hash, whose values above 64 bytes make
@@ -64,7 +62,11 @@ public final class RedisScriptCost {
 
 	private final RedisCommands<String, String> redis;
 
-	private final String[] keys = new String[KEYS];
+	/**
+	 * The queue's key alone, as the queue gives its scripts: they name the others after
+	 * it (its name's {@code queue} replaced by each one's suffix, all under the tag).
+	 */
+	private final String[] keys = { TAG + "queue" };
 
 	private final int[] batchSizes;
 
@@ -73,9 +75,6 @@ public final class RedisScriptCost {
 	private RedisScriptCost(RedisCommands<String, String> redis, int[] batchSizes) {
 		this.redis = redis;
 		this.batchSizes = batchSizes;
-		for (int i = 0; i < KEYS; i++) {
-			this.keys[i] = TAG + (i + 1);
-		}
 	}
 
 	public static void main(String[] args) throws Exception {
@@ -95,6 +94,8 @@ public final class RedisScriptCost {
 
 	private void run() throws IOException {
 		this.redis.functionLoad(library(), true);
+		// A queue left by an earlier run on the same server would dedup this run's adds.
+		clear();
 		System.out.printf("%-32s %10s %10s %10s %10s%n", "case", "us/call", "us/item", "cmds/call", "cmd us/call");
 		measure("function returning 1", "cost_bare", 1, FIXED_CALLS, (i) -> new String[] { "" });
 		measure("begin (keys, TIME)", "cost_begin", 1, FIXED_CALLS, (i) -> new String[] { "" });
