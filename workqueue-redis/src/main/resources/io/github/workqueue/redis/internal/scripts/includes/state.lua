@@ -184,6 +184,9 @@ local settle
 -- stays between calls, and an instance's calls are mostly to one queue.
 local function begin(keys, argv)
   if keys[1] ~= QUEUE then
+    if string.sub(keys[1], -5) ~= 'queue' then
+      error('workqueue: KEYS[1] must be a queue key ending in "queue", not ' .. tostring(keys[1]))
+    end
     QUEUE = keys[1]
     local prefix = string.sub(QUEUE, 1, -6)
     DIRTY, INFLIGHT, LEASES, WAITING = prefix .. 'dirty-since', prefix .. 'inflight', prefix .. 'leases',
