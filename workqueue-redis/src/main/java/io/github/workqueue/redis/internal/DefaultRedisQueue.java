@@ -267,9 +267,8 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		catch (RuntimeException ex) {
 			if (leasedAhead != null) {
 				// Whether the remove ran is unknown: the lease taken out of the buffer
-				// goes
-				// back (a give-back by its token, a no-op if the remove ended it), rather
-				// than waiting, unrenewed, for its expiry.
+				// goes back (a give-back by its token, a no-op if the remove ended it)
+				// rather than waiting, unrenewed, for its expiry.
 				this.batcher.giveBack(leasedAhead);
 			}
 			throw ex;
