@@ -50,6 +50,14 @@ import static org.awaitility.Awaitility.await;
  */
 class LeadershipFaultTest {
 
+	/**
+	 * How long a replica's first election may take: its context starts, then its first
+	 * requests go through its proxy. Not what the tests check (the bounds after a fault
+	 * are); long enough for a machine busy with other builds, where 15 s was once too
+	 * short.
+	 */
+	private static final Duration FIRST_ELECTION = Duration.ofSeconds(45);
+
 	static KubernetesMockServer server;
 
 	static KubernetesClient client;
@@ -93,7 +101,7 @@ class LeadershipFaultTest {
 		FaultProxy toB = proxy();
 		startChanging(3);
 		replica("a", toA).run((a) -> {
-			await().atMost(Duration.ofSeconds(15)).until(() -> leading(a));
+			await().atMost(FIRST_ELECTION).until(() -> leading(a));
 			replica("b", toB).run((b) -> {
 				await().atMost(Duration.ofSeconds(15)).until(() -> Ledger.count("a") > 0);
 				// Three partitions of whoever leads: a loses, regains, loses again.
@@ -131,7 +139,7 @@ class LeadershipFaultTest {
 		FaultProxy toB = proxy();
 		startChanging(3);
 		replica("a", toA).run((a) -> {
-			await().atMost(Duration.ofSeconds(15)).until(() -> leading(a));
+			await().atMost(FIRST_ELECTION).until(() -> leading(a));
 			// b takes over from a cut-off a, then shuts down with a key in flight.
 			replica("b", toB).run((b) -> {
 				toA.mode(Mode.HOLD);
@@ -160,7 +168,7 @@ class LeadershipFaultTest {
 		startChanging(3);
 		String[] longReconciles = { "test.reconcile.min-millis=1000", "test.reconcile.max-millis=3000" };
 		replica("a", toA).withPropertyValues(longReconciles).run((a) -> {
-			await().atMost(Duration.ofSeconds(15)).until(() -> leading(a));
+			await().atMost(FIRST_ELECTION).until(() -> leading(a));
 			replica("b", toB).withPropertyValues(longReconciles)
 				.run((b) -> replica("c", toC).withPropertyValues(longReconciles).run((c) -> {
 					List<ApplicationContext> replicas = List.of(a, b, c);
