@@ -8,9 +8,9 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.jupiter.api.extension.ExtendWith;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -32,6 +32,7 @@ import static org.awaitility.Awaitility.await;
  * an Event per reconcile, and on deletion the cleanup before the finalizer lets the
  * object go.
  */
+@ExtendWith(MockApiServer.class)
 class CustomResourceControllerTest {
 
 	static final String FINALIZER = "shops.example.io/cleanup";
@@ -42,20 +43,10 @@ class CustomResourceControllerTest {
 
 	static final List<String> cleanedUp = new CopyOnWriteArrayList<>();
 
-	private static MockApiServer api;
-
 	@BeforeAll
-	static void startApiServerAndCreateTheCrd() {
-		api = MockApiServer.start();
-		server = api.server;
-		client = api.client;
+	static void createTheCrd() {
 		CustomResourceDefinition crd = CustomResourceDefinitionContext.v1CRDFromCustomResourceType(Shop.class).build();
 		client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
-	}
-
-	@AfterAll
-	static void stopApiServer() {
-		api.stop();
 	}
 
 	@Test

@@ -11,9 +11,8 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.jupiter.api.extension.ExtendWith;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -40,25 +39,12 @@ import static org.awaitility.Awaitility.await;
  * bursts of updates collapse while the key is queued; a resync delivers every key again;
  * a change of an owned object adds its controlling owner's key.
  */
+@ExtendWith(MockApiServer.class)
 class InformerFeedTest {
 
 	static KubernetesMockServer server;
 
 	static KubernetesClient client;
-
-	private static MockApiServer api;
-
-	@BeforeAll
-	static void startApiServer() {
-		api = MockApiServer.start();
-		server = api.server;
-		client = api.client;
-	}
-
-	@AfterAll
-	static void stopApiServer() {
-		api.stop();
-	}
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(

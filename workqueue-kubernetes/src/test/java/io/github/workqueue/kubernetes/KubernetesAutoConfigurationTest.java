@@ -4,11 +4,10 @@ import java.time.Duration;
 import java.util.Map;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.jupiter.api.extension.ExtendWith;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -30,25 +29,12 @@ import static org.awaitility.Awaitility.await;
  * a missing resource fails startup naming the property; the informers are in the health
  * and in Micrometer; a lister bean per queue.
  */
+@ExtendWith(MockApiServer.class)
 class KubernetesAutoConfigurationTest {
 
 	static KubernetesMockServer server;
 
 	static KubernetesClient client;
-
-	private static MockApiServer api;
-
-	@BeforeAll
-	static void startApiServer() {
-		api = MockApiServer.start();
-		server = api.server;
-		client = api.client;
-	}
-
-	@AfterAll
-	static void stopApiServer() {
-		api.stop();
-	}
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
 			AutoConfigurations.of(WorkQueueAutoConfiguration.class, WorkQueueKubernetesAutoConfiguration.class));

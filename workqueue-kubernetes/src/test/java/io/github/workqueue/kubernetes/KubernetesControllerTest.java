@@ -10,10 +10,9 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.jupiter.api.extension.ExtendWith;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -34,25 +33,12 @@ import static org.awaitility.Awaitility.await;
  * adds the key of the ConfigMap that a Secret's label names. A bean that does not match
  * its informer stops startup naming the property.
  */
+@ExtendWith(MockApiServer.class)
 class KubernetesControllerTest {
 
 	static KubernetesMockServer server;
 
 	static KubernetesClient client;
-
-	private static MockApiServer api;
-
-	@BeforeAll
-	static void startApiServer() {
-		api = MockApiServer.start();
-		server = api.server;
-		client = api.client;
-	}
-
-	@AfterAll
-	static void stopApiServer() {
-		api.stop();
-	}
 
 	static final List<String> seen = new CopyOnWriteArrayList<>();
 

@@ -4,9 +4,8 @@ import java.time.Duration;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.jupiter.api.extension.ExtendWith;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -25,25 +24,12 @@ import static org.awaitility.Awaitility.await;
  * releases the Lease), the standby takes over and processes what it queued meanwhile; no
  * key is ever processed by both at once.
  */
+@ExtendWith(MockApiServer.class)
 class LeaderElectionTest {
 
 	static KubernetesMockServer server;
 
 	static KubernetesClient client;
-
-	private static MockApiServer api;
-
-	@BeforeAll
-	static void startApiServer() {
-		api = MockApiServer.start();
-		server = api.server;
-		client = api.client;
-	}
-
-	@AfterAll
-	static void stopApiServer() {
-		api.stop();
-	}
 
 	private ApplicationContextRunner replica(String identity) {
 		return new ApplicationContextRunner()

@@ -5,9 +5,8 @@ import java.util.stream.IntStream;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.jupiter.api.extension.ExtendWith;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -28,25 +27,12 @@ import static org.awaitility.Awaitility.await;
  * both replicas' workers take keys; every key is processed, and none by both replicas at
  * once.
  */
+@ExtendWith(MockApiServer.class)
 class RedisReplicasTest {
 
 	static KubernetesMockServer server;
 
 	static KubernetesClient client;
-
-	private static MockApiServer api;
-
-	@BeforeAll
-	static void startApiServer() {
-		api = MockApiServer.start();
-		server = api.server;
-		client = api.client;
-	}
-
-	@AfterAll
-	static void stopApiServer() {
-		api.stop();
-	}
 
 	private final String prefix = TestRedis.uniqueName("replicas");
 
