@@ -22,11 +22,13 @@ import org.jspecify.annotations.Nullable;
  * Concurrency: {@link #listen} is called by the batch sender, the pop's completion runs
  * on a Lettuce event-loop thread, a connect's completion on a {@link Connector} thread.
  * The fields are guarded by this object's monitor, which is never held across I/O or a
- * wait: connections are opened by the {@link Connector}, and pops are sent and
- * connections closed after the monitor is released. So a completion that takes the
- * monitor never waits for a thread that waits on Redis. Invariants: at most one pop is
- * pending or being sent ({@code sending}); at most one connect is followed at a time (a
- * later one replaces a connect that did not end within the connector's bound).
+ * wait: connections are opened by the {@link Connector}, a failed or unused one is closed
+ * on its threads too (Lettuce's close of a cluster connection takes a lock, which the
+ * event loop that completed a pop must not wait for), and pops are sent and connections
+ * closed after the monitor is released. So a completion that takes the monitor never
+ * waits for a thread that waits on Redis. Invariants: at most one pop is pending or being
+ * sent ({@code sending}); at most one connect is followed at a time (a later one replaces
+ * a connect that did not end within the connector's bound).
  */
 final class WakeHints {
 
@@ -117,7 +119,7 @@ final class WakeHints {
 			}
 		}
 		if (stale != null) {
-			stale.closeAsync();
+			this.connector.close(stale);
 		}
 		if (popOn != null) {
 			pop(popOn, onEnd);
@@ -149,7 +151,7 @@ final class WakeHints {
 			listen(onEnd);
 		}
 		else if (opened != null) {
-			opened.closeAsync();
+			this.connector.close(opened);
 		}
 	}
 
@@ -189,7 +191,7 @@ final class WakeHints {
 			this.connection = null;
 			this.pending = null;
 		}
-		failed.closeAsync();
+		this.connector.close(failed);
 	}
 
 	/** Ends the pop in progress; no pop starts after. */
