@@ -3,6 +3,7 @@ package io.github.workqueue.redis.internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 
 import io.lettuce.core.RedisException;
@@ -13,7 +14,9 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 /**
  * What a Redis Cluster connection does that a standalone one does not, for
  * {@link RedisLink}: {@code WAIT} sent to the master of a key's slot, and the function
- * library loaded on every master. Stateless.
+ * library loaded on every master. Stateless. A node's connection may be opened on the
+ * way, and then ends on a Lettuce event loop: the command that follows it is sent from
+ * the executor given, since Lettuce's write takes a lock that another writer may hold.
  */
 final class ClusterRouting {
 
@@ -26,13 +29,13 @@ final class ClusterRouting {
 	 * port), so that it waits for those writes.
 	 */
 	static CompletableFuture<Long> waitOnMasterOf(StatefulRedisClusterConnection<String, String> connection, String key,
-			int replicas, long millis) {
+			int replicas, long millis, Executor sendFrom) {
 		RedisClusterNode master = connection.getPartitions().getMasterBySlot(SlotHash.getSlot(key));
 		if (master == null) {
 			return CompletableFuture.failedFuture(new RedisException("No master serves the slot of " + key));
 		}
 		return connection.getConnectionAsync(master.getUri().getHost(), master.getUri().getPort())
-			.thenCompose((node) -> node.async().waitForReplication(replicas, millis));
+			.thenComposeAsync((node) -> node.async().waitForReplication(replicas, millis), sendFrom);
 	}
 
 	/**
@@ -40,7 +43,7 @@ final class ClusterRouting {
 	 * master's answer uninterruptibly, as for a script: a function is kept by the master
 	 * that loaded it and its replicas only.
 	 */
-	static void loadOnEveryMaster(StatefulRedisClusterConnection<String, String> connection) {
+	static void loadOnEveryMaster(StatefulRedisClusterConnection<String, String> connection, Executor sendFrom) {
 		List<Future<String>> loads = new ArrayList<>();
 		for (RedisClusterNode node : connection.getPartitions()) {
 			// A master the cluster marked failing is being replaced: its replica loads
@@ -48,7 +51,7 @@ final class ClusterRouting {
 			if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.is(RedisClusterNode.NodeFlag.FAIL)
 					&& !node.is(RedisClusterNode.NodeFlag.EVENTUAL_FAIL)) {
 				loads.add(connection.getConnectionAsync(node.getNodeId())
-					.thenCompose((master) -> master.async().functionLoad(ScriptLibrary.CODE, true))
+					.thenComposeAsync((master) -> master.async().functionLoad(ScriptLibrary.CODE, true), sendFrom)
 					.toCompletableFuture());
 			}
 		}

@@ -261,12 +261,14 @@ public final class RedisLink implements AutoCloseable {
 	}
 
 	public static RedisLink cluster(RedisClusterClient client) {
-		return new RedisLink(connector(client, () -> client.connect(StringCodec.UTF8)), (connection) -> {
+		Connector connector = connector(client, () -> client.connect(StringCodec.UTF8));
+		return new RedisLink(connector, (connection) -> {
 			var typed = (StatefulRedisClusterConnection<String, String>) connection;
 			var sync = typed.sync();
-			return new LinkCommands(typed.async(), typed.async(), () -> ClusterRouting.loadOnEveryMaster(typed),
-					typed.async(), typed.async(), sync, sync,
-					(key, replicas, millis) -> ClusterRouting.waitOnMasterOf(typed, key, replicas, millis),
+			return new LinkCommands(typed.async(), typed.async(),
+					() -> ClusterRouting.loadOnEveryMaster(typed, connector.threads()), typed.async(), typed.async(),
+					sync, sync, (key, replicas, millis) -> ClusterRouting.waitOnMasterOf(typed, key, replicas, millis,
+							connector.threads()),
 					connection.getTimeout());
 		}, (connection) -> ((StatefulRedisClusterConnection<String, String>) connection).async(), false);
 	}
