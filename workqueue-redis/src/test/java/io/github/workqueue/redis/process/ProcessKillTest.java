@@ -47,15 +47,21 @@ import static org.awaitility.Awaitility.await;
  */
 class ProcessKillTest {
 
-	private static final int KEYS = Integer.getInteger("workqueue.processKill.keys", 60_000);
+	/**
+	 * Keys of the plain run: enough work that all three kills (the last about 12 s in)
+	 * land while items are processing, with room to spare (the run takes about a minute
+	 * on a two-core machine, the instances' starts included); more only lengthens the
+	 * tail after the kills.
+	 */
+	private static final int KEYS = Integer.getInteger("workqueue.processKill.keys", 30_000);
 
 	/**
 	 * Keys of the run with priorities and fairness, whose adds and takes cost Redis more.
 	 */
-	private static final int FAIR_KEYS = Integer.getInteger("workqueue.processKill.fairKeys", 25_000);
+	private static final int FAIR_KEYS = Integer.getInteger("workqueue.processKill.fairKeys", 15_000);
 
 	/** Keys of the run on the cluster, where a machine runs three servers. */
-	private static final int CLUSTER_KEYS = Integer.getInteger("workqueue.processKill.clusterKeys", 20_000);
+	private static final int CLUSTER_KEYS = Integer.getInteger("workqueue.processKill.clusterKeys", 12_000);
 
 	private static final AddOptions[] PRIORITIES = { AddOptions.priority(-1), AddOptions.priority(0),
 			AddOptions.priority(1) };
