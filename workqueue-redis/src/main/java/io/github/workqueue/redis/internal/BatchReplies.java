@@ -139,7 +139,7 @@ final class BatchReplies {
 		BatchState.Served outcome;
 		List<Taker> served = new ArrayList<>(grants.size());
 		try {
-			outcome = this.state.serveFlight(sentPart, grants, answer.nextEventMicros(), this.shards.count(), served);
+			outcome = this.state.serveGrants(sentPart, grants, answer.nextEventMicros(), this.shards.count(), served);
 		}
 		finally {
 			served.forEach(Taker::wake);

@@ -341,7 +341,7 @@ final class BatchState {
 	 * them.
 	 * @param served where the takers served go, for the caller to wake
 	 */
-	synchronized Served serveFlight(SentPart sentPart, List<Grant> grants, long nextEventMicros, int shardCount,
+	synchronized Served serveGrants(SentPart sentPart, List<Grant> grants, long nextEventMicros, int shardCount,
 			List<Taker> served) {
 		List<Grant> unclaimed = this.asks.serve(grants, this.buffer, served);
 		int granted = grants.size();
