@@ -1,10 +1,14 @@
 package io.github.workqueue.autoconfigure.internal;
 
+import java.lang.reflect.Modifier;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
@@ -43,9 +47,11 @@ public class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar, Enviro
 	/** The name of the {@link WorkQueueFactory} bean the queue beans are made by. */
 	public static final String FACTORY_BEAN_NAME = "workQueueFactory";
 
+	private static final ConfigurationPropertyName SHUTDOWN = ConfigurationPropertyName.of("workqueue.shutdown");
+
 	private static final List<ConfigurationPropertyName> OWNED = List.of(
 			ConfigurationPropertyName.of("workqueue.defaults"), ConfigurationPropertyName.of("workqueue.queues"),
-			ConfigurationPropertyName.of("workqueue.shutdown"));
+			SHUTDOWN);
 
 	private Environment environment;
 
@@ -129,15 +135,43 @@ public class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar, Enviro
 					.ifPresent((name) -> {
 						throw InvalidWorkQueueConfigurationException.forProperty(name.toString(),
 								String.valueOf(source.getConfigurationProperty(name).getValue()),
-								"is not a workqueue property",
-								"Remove it or correct its name. A queue takes workers, max-retries, not-retryable, "
-										+ "item-type, backend, lease-duration, max-redeliveries, key-prefix, shards and "
-										+ "rate-limiter.* (type, base-delay, max-delay, qps, burst, fast-delay, "
-										+ "slow-delay, max-fast-attempts, max-wait, bean, limiters).");
+								"is not a workqueue property", "Remove it or correct its name. " + knownBeside(name));
 					});
 			}
 		}
 		return properties;
+	}
+
+	/**
+	 * The properties that may stand where the unknown one does: a rate limiter's under
+	 * {@code rate-limiter}, the shutdown's under {@code workqueue.shutdown}, else a
+	 * queue's. Read from the properties' classes, so that the list is never behind them.
+	 */
+	private static String knownBeside(ConfigurationPropertyName unknown) {
+		if (SHUTDOWN.isAncestorOf(unknown)) {
+			return "workqueue.shutdown takes " + namesOf(WorkQueueProperties.Shutdown.class) + ".";
+		}
+		for (int i = 0; i < unknown.getNumberOfElements(); i++) {
+			if (unknown.getElement(i, ConfigurationPropertyName.Form.DASHED).equals("rate-limiter")) {
+				return "A rate limiter takes " + namesOf(WorkQueueProperties.RateLimiterProperties.class) + ".";
+			}
+		}
+		return "A queue takes " + namesOf(WorkQueueProperties.QueueProperties.class) + ".";
+	}
+
+	/**
+	 * The property names of a properties class, dashed, in the order it declares them.
+	 */
+	private static String namesOf(Class<?> type) {
+		return Arrays.stream(type.getDeclaredFields())
+			.filter((field) -> !Modifier.isStatic(field.getModifiers()))
+			.map((field) -> field.getName().replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT)
+					+ (isNested(field.getType()) ? ".*" : ""))
+			.collect(Collectors.joining(", "));
+	}
+
+	private static boolean isNested(Class<?> type) {
+		return type.getEnclosingClass() == WorkQueueProperties.class;
 	}
 
 }

@@ -489,7 +489,28 @@ class QueueWorkersAsConfiguredTest {
 			FailureAnalysis analysis = analyze(context);
 			assertThat(analysis.getDescription()).contains("property 'workqueue.queues.orders.wrokers'")
 				.contains("is not a workqueue property");
-			assertThat(analysis.getAction()).contains("workers, max-retries");
+			assertThat(analysis.getAction()).contains("A queue takes workers, max-retries")
+				.contains("prefetch, adaptive-prefetch, max-async-adds, replicas-ack, replicas-ack-timeout")
+				.contains("default-priority, fairness, rate-limiter.*");
+		});
+	}
+
+	@Test
+	void anUnknownRateLimiterPropertyShouldListTheRateLimitersProperties() {
+		this.runner.withPropertyValues("workqueue.queues.orders.rate-limiter.max-dealy=1s").run((context) -> {
+			FailureAnalysis analysis = analyze(context);
+			assertThat(analysis.getDescription()).contains("property 'workqueue.queues.orders.rate-limiter.max-dealy'");
+			assertThat(analysis.getAction()).contains("A rate limiter takes type, base-delay, max-delay")
+				.contains("bean, limiters");
+		});
+	}
+
+	@Test
+	void anUnknownShutdownPropertyShouldListTheShutdownsProperties() {
+		this.runner.withPropertyValues("workqueue.shutdown.timout=5s").run((context) -> {
+			FailureAnalysis analysis = analyze(context);
+			assertThat(analysis.getDescription()).contains("property 'workqueue.shutdown.timout'");
+			assertThat(analysis.getAction()).contains("workqueue.shutdown takes timeout");
 		});
 	}
 
