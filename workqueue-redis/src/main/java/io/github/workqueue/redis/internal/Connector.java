@@ -60,15 +60,6 @@ final class Connector {
 		return CONNECTS;
 	}
 
-	/**
-	 * Closes a connection on the connector's threads, never on the caller's: Lettuce's
-	 * close of a cluster connection takes a lock of its own, which a caller on an event
-	 * loop (a command's completion) must not wait for.
-	 */
-	void close(StatefulConnection<String, String> connection) {
-		CONNECTS.execute(connection::closeAsync);
-	}
-
 	/** How long a caller waits for a connection at most. */
 	Duration bound() {
 		return this.bound;

@@ -22,13 +22,16 @@ import org.jspecify.annotations.Nullable;
  * Concurrency: {@link #listen} is called by the batch sender, the pop's completion runs
  * on a Lettuce event-loop thread, a connect's completion on a {@link Connector} thread.
  * The fields are guarded by this object's monitor, which is never held across I/O or a
- * wait: connections are opened by the {@link Connector}, a failed or unused one is closed
- * on its threads too (Lettuce's close of a cluster connection takes a lock, which the
- * event loop that completed a pop must not wait for), and pops are sent and connections
- * closed after the monitor is released. So a completion that takes the monitor never
- * waits for a thread that waits on Redis. Invariants: at most one pop is pending or being
- * sent ({@code sending}); at most one connect is followed at a time (a later one replaces
- * a connect that did not end within the connector's bound).
+ * wait: connections are opened by the {@link Connector}, and pops are sent and
+ * connections closed after the monitor is released. So a completion that takes the
+ * monitor never waits for a thread that waits on Redis. A connection whose pop failed on
+ * an event loop is closed by the next {@link #listen} or {@link #close}, never on that
+ * event loop: Lettuce's close of a cluster connection takes a lock, and so does handing
+ * work to a thread pool. Invariants: at most one pop is pending or being sent
+ * ({@code sending}); at most one connect is followed at a time (a later one replaces a
+ * connect that did not end within the connector's bound); at most one dropped connection
+ * waits to be closed ({@code dropped}: a drop needs a connection, which only a listen
+ * makes, and that listen closed the one dropped before).
  */
 final class WakeHints {
 
@@ -58,6 +61,12 @@ final class WakeHints {
 	private long connectStartedNanos;
 
 	private @Nullable RedisFuture<KeyValue<String, String>> pending;
+
+	/**
+	 * A connection whose pop failed, to be closed by the next listen or close, off the
+	 * event loop that failed it.
+	 */
+	private @Nullable StatefulConnection<String, String> dropped;
 
 	/** A thread is sending a pop, outside the monitor. */
 	private boolean sending;
@@ -92,6 +101,14 @@ final class WakeHints {
 		StatefulConnection<String, String> stale = null;
 		StatefulConnection<String, String> popOn = null;
 		CompletableFuture<StatefulConnection<String, String>> started = null;
+		StatefulConnection<String, String> failed;
+		synchronized (this) {
+			failed = this.dropped;
+			this.dropped = null;
+		}
+		if (failed != null) {
+			failed.closeAsync();
+		}
 		synchronized (this) {
 			if (this.closed || this.sending) {
 				return;
@@ -119,7 +136,7 @@ final class WakeHints {
 			}
 		}
 		if (stale != null) {
-			this.connector.close(stale);
+			stale.closeAsync();
 		}
 		if (popOn != null) {
 			pop(popOn, onEnd);
@@ -151,7 +168,7 @@ final class WakeHints {
 			listen(onEnd);
 		}
 		else if (opened != null) {
-			this.connector.close(opened);
+			opened.closeAsync();
 		}
 	}
 
@@ -182,7 +199,10 @@ final class WakeHints {
 		});
 	}
 
-	/** Stops using a connection that failed; the next listen opens another. */
+	/**
+	 * Stops using a connection that failed; the next listen closes it and opens another.
+	 * Called on the event loop that completed the failed pop, or by the sender.
+	 */
 	private void drop(StatefulConnection<String, String> failed) {
 		synchronized (this) {
 			if (this.connection != failed) {
@@ -190,21 +210,27 @@ final class WakeHints {
 			}
 			this.connection = null;
 			this.pending = null;
+			this.dropped = failed;
 		}
-		this.connector.close(failed);
 	}
 
 	/** Ends the pop in progress; no pop starts after. */
 	void close() {
 		StatefulConnection<String, String> open;
+		StatefulConnection<String, String> failed;
 		synchronized (this) {
 			this.closed = true;
 			open = this.connection;
+			failed = this.dropped;
 			this.connection = null;
 			this.pending = null;
+			this.dropped = null;
 		}
 		if (open != null) {
 			open.closeAsync();
+		}
+		if (failed != null) {
+			failed.closeAsync();
 		}
 	}
 

@@ -20,31 +20,65 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A pop that fails is completed on a Lettuce event loop, and its connection is dropped
- * there; Lettuce's close of a cluster connection takes a lock, so the close must run on
- * another thread (BlockHound caught it on an event loop in a Cluster failover). Here the
- * test's own thread stands for the event loop, and the connection records who closed it.
+ * there; Lettuce's close of a cluster connection takes a lock (BlockHound caught it on an
+ * event loop in a Cluster failover), so the connection is closed by the next listen or
+ * close instead. Here the test's own thread stands for the event loop, and the connection
+ * records who closed it.
  */
 class WakeHintsCloseTest {
 
+	private final AtomicReference<Thread> closedOn = new AtomicReference<>();
+
+	private final CountDownLatch closed = new CountDownLatch(1);
+
+	private final AsyncCommand<String, String, KeyValue<String, String>> pop = new AsyncCommand<>(
+			new Command<>(CommandType.BLPOP, null));
+
+	private final WakeHints hints = new WakeHints(
+			new Connector(() -> connectionClosedInto(this.closedOn, this.closed), Duration.ofSeconds(5)),
+			(on) -> popping(this.pop), "hints", Duration.ofSeconds(1), System::nanoTime);
+
 	@Test
-	void aConnectionWhosePopFailedShouldBeClosedOffTheThreadThatCompletedThePop() throws Exception {
-		AtomicReference<Thread> closedOn = new AtomicReference<>();
-		CountDownLatch closed = new CountDownLatch(1);
-		StatefulConnection<String, String> connection = connectionClosedInto(closedOn, closed);
-		AsyncCommand<String, String, KeyValue<String, String>> pop = new AsyncCommand<>(
-				new Command<>(CommandType.BLPOP, null));
-		Connector connector = new Connector(() -> connection, Duration.ofSeconds(5));
-		WakeHints hints = new WakeHints(connector, (on) -> popping(pop), "hints", Duration.ofSeconds(1),
-				System::nanoTime);
+	void aConnectionWhosePopFailedShouldBeClosedByTheNextListenNotByTheEventLoop() throws Exception {
+		failThePopHere();
+
+		CompletableFuture<Thread> listener = CompletableFuture.supplyAsync(() -> {
+			this.hints.listen((popped) -> {
+			});
+			return Thread.currentThread();
+		});
+
+		assertThat(this.closed.await(5, TimeUnit.SECONDS)).as("the failed connection closed").isTrue();
+		assertThat(this.closedOn.get()).isSameAs(listener.get(5, TimeUnit.SECONDS));
+		this.hints.close();
+	}
+
+	@Test
+	void aConnectionWhosePopFailedShouldBeClosedByClose() throws Exception {
+		failThePopHere();
+
+		CompletableFuture<Thread> closer = CompletableFuture.supplyAsync(() -> {
+			this.hints.close();
+			return Thread.currentThread();
+		});
+
+		assertThat(this.closed.await(5, TimeUnit.SECONDS)).as("the failed connection closed").isTrue();
+		assertThat(this.closedOn.get()).isSameAs(closer.get(5, TimeUnit.SECONDS));
+	}
+
+	/**
+	 * Listens, then fails the pending pop on this thread, as an event loop does when the
+	 * connection goes away: the connection is not closed here.
+	 */
+	private void failThePopHere() throws InterruptedException {
 		CountDownLatch ended = new CountDownLatch(1);
-		hints.listen((popped) -> ended.countDown());
+		this.hints.listen((popped) -> ended.countDown());
 		assertThat(ended.await(100, TimeUnit.MILLISECONDS)).as("the pop is pending").isFalse();
 
-		pop.completeExceptionally(new RedisConnectionException("Connection closed"));
+		this.pop.completeExceptionally(new RedisConnectionException("Connection closed"));
 
 		assertThat(ended.await(5, TimeUnit.SECONDS)).as("the pop's end heard").isTrue();
-		assertThat(closed.await(5, TimeUnit.SECONDS)).as("the failed connection closed").isTrue();
-		assertThat(closedOn.get()).isNotSameAs(Thread.currentThread());
+		assertThat(this.closedOn.get()).as("closed on the thread that failed the pop").isNull();
 	}
 
 	@SuppressWarnings("unchecked")
