@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -20,6 +19,7 @@ import org.springframework.boot.context.properties.bind.BindContext;
 import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
@@ -160,18 +160,23 @@ public class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar, Enviro
 	}
 
 	/**
-	 * The property names of a properties class, dashed, in the order it declares them.
+	 * The property names of a properties class, dashed as Spring Boot binds them, in
+	 * alphabetical order (the order of a class's fields is not specified).
 	 */
 	private static String namesOf(Class<?> type) {
 		return Arrays.stream(type.getDeclaredFields())
 			.filter((field) -> !Modifier.isStatic(field.getModifiers()))
-			.map((field) -> field.getName().replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT)
+			.map((field) -> DataObjectPropertyName.toDashedForm(field.getName())
 					+ (isNested(field.getType()) ? ".*" : ""))
+			.sorted()
 			.collect(Collectors.joining(", "));
 	}
 
+	/**
+	 * Whether a field's type is a group of properties of its own (not an enum's value).
+	 */
 	private static boolean isNested(Class<?> type) {
-		return type.getEnclosingClass() == WorkQueueProperties.class;
+		return type.getEnclosingClass() == WorkQueueProperties.class && !type.isEnum();
 	}
 
 }

@@ -489,9 +489,9 @@ class QueueWorkersAsConfiguredTest {
 			FailureAnalysis analysis = analyze(context);
 			assertThat(analysis.getDescription()).contains("property 'workqueue.queues.orders.wrokers'")
 				.contains("is not a workqueue property");
-			assertThat(analysis.getAction()).contains("A queue takes workers, max-retries")
-				.contains("prefetch, adaptive-prefetch, max-async-adds, replicas-ack, replicas-ack-timeout")
-				.contains("default-priority, fairness, rate-limiter.*");
+			assertThat(analysis.getAction()).contains("A queue takes adaptive-prefetch, backend, default-priority, "
+					+ "fairness, item-type, key-prefix, lease-duration, max-async-adds, max-redeliveries, max-retries, "
+					+ "not-retryable, prefetch, rate-limiter.*, replicas-ack, replicas-ack-timeout, shards, workers.");
 		});
 	}
 
@@ -500,8 +500,8 @@ class QueueWorkersAsConfiguredTest {
 		this.runner.withPropertyValues("workqueue.queues.orders.rate-limiter.max-dealy=1s").run((context) -> {
 			FailureAnalysis analysis = analyze(context);
 			assertThat(analysis.getDescription()).contains("property 'workqueue.queues.orders.rate-limiter.max-dealy'");
-			assertThat(analysis.getAction()).contains("A rate limiter takes type, base-delay, max-delay")
-				.contains("bean, limiters");
+			assertThat(analysis.getAction()).contains("A rate limiter takes base-delay, bean, burst, fast-delay, "
+					+ "limiters, max-delay, max-fast-attempts, max-wait, qps, slow-delay, type.");
 		});
 	}
 
@@ -510,7 +510,7 @@ class QueueWorkersAsConfiguredTest {
 		this.runner.withPropertyValues("workqueue.shutdown.timout=5s").run((context) -> {
 			FailureAnalysis analysis = analyze(context);
 			assertThat(analysis.getDescription()).contains("property 'workqueue.shutdown.timout'");
-			assertThat(analysis.getAction()).contains("workqueue.shutdown takes timeout");
+			assertThat(analysis.getAction()).contains("workqueue.shutdown takes timeout.");
 		});
 	}
 
