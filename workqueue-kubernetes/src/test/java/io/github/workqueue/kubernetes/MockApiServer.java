@@ -19,10 +19,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * fabric8's mock API server for a test class, as
- * {@code @EnableKubernetesMockClient(crud =
- * true)} makes it (HTTPS, CRUD with expectations) and into the same static fields (one of
- * type {@link KubernetesMockServer}, one of type {@link KubernetesClient}), set before
- * the class's own {@code @BeforeAll} methods; except that its own shutdown timing out is
+ * {@code @EnableKubernetesMockClient(crud = true)} makes it (HTTPS, CRUD with
+ * expectations) and into the same static fields (one of type
+ * {@link KubernetesMockServer}, one of type {@link KubernetesClient}), set before the
+ * class's own {@code @BeforeAll} methods; except that its own shutdown timing out is
  * reported instead of failing the class: under a heavy load the mock server's Vert.x
  * event loop can stay blocked past that timeout by its watch listeners closing (fabric8's
  * {@code WatchEventsListener.onClosed} waits for an executor on the event loop), after

@@ -3,10 +3,13 @@ package io.github.workqueue.redis.internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
+import java.util.function.Function;
 
 import io.lettuce.core.RedisException;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
@@ -15,8 +18,9 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
  * What a Redis Cluster connection does that a standalone one does not, for
  * {@link RedisLink}: {@code WAIT} sent to the master of a key's slot, and the function
  * library loaded on every master. Stateless. A node's connection may be opened on the
- * way, and then ends on a Lettuce event loop: the command that follows it is sent from
- * the executor given, since Lettuce's write takes a lock that another writer may hold.
+ * way, and then ends on a Lettuce event loop: the command that follows it is then sent
+ * from the executor given, since Lettuce's write takes a lock that another writer may
+ * hold; a connection already open (the usual case) is used on the caller's thread.
  */
 final class ClusterRouting {
 
@@ -34,8 +38,19 @@ final class ClusterRouting {
 		if (master == null) {
 			return CompletableFuture.failedFuture(new RedisException("No master serves the slot of " + key));
 		}
-		return connection.getConnectionAsync(master.getUri().getHost(), master.getUri().getPort())
-			.thenComposeAsync((node) -> node.async().waitForReplication(replicas, millis), sendFrom);
+		return offEventLoop(connection.getConnectionAsync(master.getUri().getHost(), master.getUri().getPort()),
+				(node) -> node.async().waitForReplication(replicas, millis), sendFrom);
+	}
+
+	/**
+	 * Sends a command on a node's connection once it is open: at once on this thread if
+	 * it is, else from {@code sendFrom} (the connect ends on an event loop).
+	 */
+	private static <R> CompletableFuture<R> offEventLoop(
+			CompletableFuture<StatefulRedisConnection<String, String>> nodeConnection,
+			Function<StatefulRedisConnection<String, String>, CompletionStage<R>> send, Executor sendFrom) {
+		return nodeConnection.isDone() ? nodeConnection.thenCompose(send)
+				: nodeConnection.thenComposeAsync(send, sendFrom);
 	}
 
 	/**
@@ -50,9 +65,8 @@ final class ClusterRouting {
 			// the library when it refuses a call in turn.
 			if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.is(RedisClusterNode.NodeFlag.FAIL)
 					&& !node.is(RedisClusterNode.NodeFlag.EVENTUAL_FAIL)) {
-				loads.add(connection.getConnectionAsync(node.getNodeId())
-					.thenComposeAsync((master) -> master.async().functionLoad(ScriptLibrary.CODE, true), sendFrom)
-					.toCompletableFuture());
+				loads.add(offEventLoop(connection.getConnectionAsync(node.getNodeId()),
+						(master) -> master.async().functionLoad(ScriptLibrary.CODE, true), sendFrom));
 			}
 		}
 		for (Future<String> load : loads) {
