@@ -31,8 +31,9 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  * and end each item with {@code doneWithoutWaiting}, as the worker container does, at the
  * builder's defaults (adaptive prefetch, metrics on through Micrometer);</li>
  * <li><b>steady</b>: four producers add while the consumers work; the floor's producers
- * add 64 per call, the queue's add one item per {@code add} (waiting for each answer), or
- * one producer pipelining {@code addAsync}.</li>
+ * add 64 per call, then one per call (each waiting for its answer: the most a queue can
+ * do in this shape with one round trip per add), the queue's add one item per {@code add}
+ * (waiting for each answer), or one producer pipelining {@code addAsync}.</li>
  * </ul>
  * Every item is checked to be processed exactly once. Run: {@code java -cp
  * workqueue-benchmarks/target/benchmarks.jar
@@ -88,7 +89,8 @@ public final class DefaultsMeasurement {
 				}
 			}
 			if (RUNS.contains("steady") || RUNS.contains("async")) {
-				floorSteady(uri);
+				floorSteady(uri, FLOOR_BATCH);
+				floorSteady(uri, 1);
 			}
 			if (RUNS.contains("steady")) {
 				for (int workers : WORKERS) {
@@ -165,7 +167,12 @@ public final class DefaultsMeasurement {
 		client.shutdown();
 	}
 
-	private static void floorSteady(String uri) throws InterruptedException {
+	/**
+	 * The floor's steady run, its producers adding {@code perCall} items per call: 64,
+	 * the yardstick; 1, the bound of the queue's shape, where each producer waits for
+	 * each add's answer as the queue's producers do.
+	 */
+	private static void floorSteady(String uri, int perCall) throws InterruptedException {
 		RedisClient client = RedisClient.create(uri);
 		RedisCommands<String, String> stats = client.connect().sync();
 		MinimalLuaQueue.load(stats);
@@ -176,10 +183,10 @@ public final class DefaultsMeasurement {
 			int first = p;
 			producers.add(RedisMeasurement.start(() -> {
 				MinimalLuaQueue queue = new MinimalLuaQueue(client.connect().sync(), name, 30_000_000);
-				List<String> items = new ArrayList<>(FLOOR_BATCH);
+				List<String> items = new ArrayList<>(perCall);
 				for (int i = first; i < ITEMS; i += PRODUCERS) {
 					items.add("item-" + i);
-					if (items.size() == FLOOR_BATCH || i + PRODUCERS >= ITEMS) {
+					if (items.size() == perCall || i + PRODUCERS >= ITEMS) {
 						queue.add(items);
 						items.clear();
 					}
@@ -199,7 +206,7 @@ public final class DefaultsMeasurement {
 			}
 		}
 		consumer.cycle(held, 0);
-		meter.report("steady: floor, 4 producers, 64 per call");
+		meter.report("steady: floor, 4 producers, " + perCall + " per call");
 		for (Thread producer : producers) {
 			producer.join();
 		}
