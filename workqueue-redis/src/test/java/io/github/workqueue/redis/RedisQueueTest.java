@@ -14,12 +14,15 @@ import java.util.concurrent.TimeoutException;
 import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.FakeClock;
 import io.github.workqueue.core.WorkQueue;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What the Redis queue adds to the contract: several instances sharing one queue, leases
@@ -149,6 +152,58 @@ class RedisQueueTest {
 			// would take, even on a busy machine.
 			assertThat(getter.get(30, TimeUnit.SECONDS)).as("milliseconds for five gets of 100 ms").isLessThan(4000);
 		}
+	}
+
+	@Test
+	void aHintThatFindsNoTakerShouldBePassedOnForAnotherInstance() throws InterruptedException {
+		// Real time: an instance's pop for a hint blocks for up to 1 s, long enough to be
+		// the only one listening when the add comes.
+		RedisQueue<String> idle = track(RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), this.name)
+			.holder("idle")
+			.build(ItemCodec.strings()));
+		RedisQueue<String> producer = track(RedisQueue.builder(RedisQueueConnection.of(TestRedis.client()), this.name)
+			.holder("producer")
+			.build(ItemCodec.strings()));
+		try (StatefulRedisConnection<String, String> connection = TestRedis.client().connect()) {
+			hintPassedOn(connection.sync(), idle, producer);
+		}
+	}
+
+	private void hintPassedOn(RedisCommands<String, String> redis, RedisQueue<String> idle, RedisQueue<String> producer)
+			throws InterruptedException {
+		long blockedBefore = infoField(redis, "clients", "blocked_clients:");
+		// The idle instance's taker found nothing and gave up; its pop for a hint goes
+		// on.
+		assertThat(idle.get(Duration.ofMillis(300))).isEmpty();
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(2))
+			.until(() -> infoField(redis, "clients", "blocked_clients:") > blockedBefore);
+		producer.add("x");
+		// The add's script pushes a hint, the idle instance's pop takes it and, with no
+		// taker waiting there, its sender pushes it again for the others.
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> infoField(redis, "clients", "blocked_clients:") == blockedBefore);
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(redis.keys("*" + this.name + "*:wake")).singleElement()
+				.satisfies((wake) -> assertThat(redis.llen(wake)).as("the hint passed on waits for a taker")
+					.isEqualTo(1)));
+	}
+
+	/**
+	 * A whole number after {@code prefix} at a line's start in an {@code INFO} section.
+	 */
+	private static long infoField(RedisCommands<String, String> redis, String section, String prefix) {
+		for (String line : redis.info(section).split("\\r?\\n")) {
+			if (line.startsWith(prefix)) {
+				String rest = line.substring(prefix.length());
+				int end = 0;
+				while (end < rest.length() && Character.isDigit(rest.charAt(end))) {
+					end++;
+				}
+				return Long.parseLong(rest.substring(0, end));
+			}
+		}
+		return 0;
 	}
 
 	@Test

@@ -159,14 +159,11 @@ final class BatchReplies {
 
 	/**
 	 * A blocking pop ended: a hint wakes the takers' next batch; a hint that finds no
-	 * taker here is passed on to another instance.
+	 * taker here is passed on to another instance, by the sender.
 	 */
 	private void hintEnded(int shard, boolean popped) {
-		if (!popped) {
-			return;
-		}
-		if (this.state.hinted(shard)) {
-			this.link.pushHint(this.shards.keys(shard).wake());
+		if (popped) {
+			this.state.hinted(shard);
 		}
 	}
 

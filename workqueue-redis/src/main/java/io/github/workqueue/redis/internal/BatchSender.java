@@ -17,9 +17,10 @@ import org.jspecify.annotations.Nullable;
  * The {@link Batcher}'s sender: one thread that makes the batches from what the callers
  * asked, sends each shard's part without waiting for its reply, and reads the replies
  * (completes the adds and dones, hands out the grants, retries the dones of a part that
- * failed). It starts when there is something to send and ends when the batcher is
- * shutting down and no add, done or sent part is left; a later add or done starts it
- * again. What to do next is the shared state's to say ({@link BatchState#nextStep}).
+ * failed); it also passes on the hints that found no taker here. It starts when there is
+ * something to send and ends when the batcher is shutting down and no add, done or sent
+ * part is left; a later add or done starts it again. What to do next is the shared
+ * state's to say ({@link BatchState#nextStep}).
  *
  * <p>
  * After a batch answered the dones of threads that took their lease themselves, the next
@@ -135,6 +136,9 @@ final class BatchSender {
 		try {
 			BatchState.SenderStep step;
 			while (!(step = this.state.nextStep()).end()) {
+				for (int shard : step.passOn()) {
+					this.link.pushHint(this.shards.keys(shard).wake());
+				}
 				if (step.landed().isEmpty() && step.batch() == null) {
 					park(step.parkNanos());
 					continue;

@@ -1,6 +1,7 @@
 package io.github.workqueue.redis.internal;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -26,6 +27,8 @@ import org.jspecify.annotations.Nullable;
  * concurrent queue, handed over without the monitor: {@link #landed});</li>
  * <li>{@code awaited}, {@code lingerUntil}, {@code lingering}: the sender's linger for
  * the threads whose dones the last batch answered;</li>
+ * <li>{@code passOn}: the shards whose hint found no taker here, for the sender to pass
+ * on to another instance;</li>
  * <li>{@code running}: whether a sender thread runs (or was started).</li>
  * </ul>
  * <b>Invariants</b>, kept by the methods here:
@@ -42,7 +45,7 @@ import org.jspecify.annotations.Nullable;
  * ({@link #senderEnded});</li>
  * <li>the sender is unparked for anything it would act on while parked: a request for a
  * shard with no sent part, a taker while a shard is free, a landing, the arrival of the
- * last awaited thread, a hint.</li>
+ * last awaited thread, a hint (taken here or to be passed on).</li>
  * </ul>
  * A taker served here is woken by the caller once the monitor is left ({@link Taker#wake}
  * on the served list), so that the woken thread, which asks for the monitor at once, does
@@ -79,6 +82,13 @@ final class BatchState {
 	private boolean lingering;
 
 	private boolean running;
+
+	/**
+	 * The shards whose hint found no taker waiting here: the sender pushes each on to the
+	 * shard's wake-up list, from its own thread (a hint ends on a Lettuce event loop,
+	 * where no write may wait for Lettuce's writer lock, nor a pool's lock).
+	 */
+	private final BitSet passOn = new BitSet();
 
 	/** Set once, by {@link #attach}, before the first request. */
 	private @Nullable BatchSender sender;
@@ -218,12 +228,15 @@ final class BatchState {
 	}
 
 	/**
-	 * What the sender does next: read the sent parts that landed, send a batch, park (for
-	 * {@code parkNanos}, {@code Long.MAX_VALUE} for no limit), or end.
+	 * What the sender does next: pass hints on (the shards in {@code passOn}, first),
+	 * then read the sent parts that landed, send a batch, park (for {@code parkNanos},
+	 * {@code Long.MAX_VALUE} for no limit), or end.
 	 */
-	record SenderStep(List<SentPart> landed, @Nullable List<Part> batch, long parkNanos, boolean end) {
+	record SenderStep(int[] passOn, List<SentPart> landed, @Nullable List<Part> batch, long parkNanos, boolean end) {
 
-		static final SenderStep END = new SenderStep(List.of(), null, 0, true);
+		private static final int[] NONE = new int[0];
+
+		static final SenderStep END = new SenderStep(NONE, List.of(), null, 0, true);
 
 	}
 
@@ -236,8 +249,13 @@ final class BatchState {
 	synchronized SenderStep nextStep() {
 		long now = System.nanoTime();
 		this.sentParts.timeOutOverdue(now);
+		int[] hints = SenderStep.NONE;
+		if (!this.passOn.isEmpty()) {
+			hints = this.passOn.stream().toArray();
+			this.passOn.clear();
+		}
 		if (this.sentParts.anyLanded()) {
-			return new SenderStep(this.sentParts.takeLanded(), null, 0, false);
+			return new SenderStep(hints, this.sentParts.takeLanded(), null, 0, false);
 		}
 		boolean ready = sendable(now);
 		// No linger while a caller waits for an add and takers wait already: their asks
@@ -246,14 +264,15 @@ final class BatchState {
 				: this.lingerUntil - now;
 		this.lingering = ready && lingerNanos > 0;
 		if (ready) {
-			return (lingerNanos > 0) ? new SenderStep(List.of(), null, lingerNanos, false)
-					: new SenderStep(List.of(), nextBatch(now), 0, false);
+			return (lingerNanos > 0) ? new SenderStep(hints, List.of(), null, lingerNanos, false)
+					: new SenderStep(hints, List.of(), nextBatch(now), 0, false);
 		}
 		if (this.asks.isShutDown() && this.pending.isEmpty() && !this.sentParts.any()) {
+			// Hints left to pass on are dropped: a hint is never state.
 			this.running = false;
 			return SenderStep.END;
 		}
-		return new SenderStep(List.of(), null, idleNanos(now), false);
+		return new SenderStep(hints, List.of(), null, idleNanos(now), false);
 	}
 
 	/** A reply was read: the next batch lingers for the threads it answered. */
@@ -358,15 +377,17 @@ final class BatchState {
 	}
 
 	/**
-	 * A hint came for a shard: the sender asks again if takers waited for one.
-	 * @return whether to pass the hint on to another instance (none waited here)
+	 * A hint came for a shard: the sender asks again if takers waited for one, or else
+	 * passes the hint on to another instance (unless this one is shutting down).
 	 */
-	synchronized boolean hinted(int shard) {
-		boolean waited = this.asks.hinted(shard);
-		if (waited) {
+	synchronized void hinted(int shard) {
+		if (this.asks.hinted(shard)) {
 			unpark();
 		}
-		return !waited && !this.asks.isShutDown();
+		else if (!this.asks.isShutDown()) {
+			this.passOn.set(shard);
+			wakeSender();
+		}
 	}
 
 	/** A failed part's dones wait for their shard's next try, after its backoff. */

@@ -9,7 +9,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -454,11 +453,11 @@ public final class RedisLink implements AutoCloseable {
 	}
 
 	/**
-	 * Passes a hint on to another instance: one more element on the wake-up list. Called
-	 * on Lettuce's event loop, so the push leaves from a helper thread (a write may wait
-	 * for Lettuce's writer lock, which must not happen on an event loop); it never
-	 * connects, and a hint that finds no connection or fails is lost (the other instances
-	 * poll within their longest block).
+	 * Passes a hint on to another instance: one more element on the wake-up list, without
+	 * waiting for the reply. Called on a batch sender's thread, never on an event loop (a
+	 * write may wait for Lettuce's writer lock); it never connects, and a hint that finds
+	 * no connection or fails is lost (the other instances poll within their longest
+	 * block).
 	 */
 	void pushHint(String key) {
 		LinkCommands current = this.commands;
@@ -466,16 +465,9 @@ public final class RedisLink implements AutoCloseable {
 			return;
 		}
 		try {
-			helpers().execute(() -> {
-				try {
-					current.asyncLists().rpush(key, "1");
-				}
-				catch (RuntimeException ex) {
-					// Lost, as above.
-				}
-			});
+			current.asyncLists().rpush(key, "1");
 		}
-		catch (RejectedExecutionException ex) {
+		catch (RuntimeException ex) {
 			// Lost, as above.
 		}
 	}

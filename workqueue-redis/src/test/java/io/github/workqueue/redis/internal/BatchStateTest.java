@@ -15,8 +15,10 @@ import static org.awaitility.Awaitility.await;
  * {@link BatchState}'s rules: a step reads the time under its monitor (a take that waited
  * for the monitor while a reply buffered a lease must not see that lease as buffered
  * before the take began: its queue wait would be negative, which the metrics refuse); a
- * sender that ends, by a failure, while work is left is started again. No sender is
- * attached here, so starting one only marks it running.
+ * sender that ends, by a failure, while work is left is started again; a hint that finds
+ * no taker waiting is passed on by the sender, once, never by the thread the hint ended
+ * on (a Lettuce event loop). No sender is attached here, so starting one only marks it
+ * running.
  */
 class BatchStateTest {
 
@@ -67,6 +69,32 @@ class BatchStateTest {
 		assertThat(taken.get().ready()).isNotNull();
 		assertThat(taken.get().ready().queuedMicros()).as("its time queued, and then in the buffer")
 			.isGreaterThanOrEqualTo(0);
+	}
+
+	@Test
+	void aHintThatFindsNoTakerShouldBePassedOnByTheSenderOnce() {
+		BatchState state = state();
+		state.hinted(0);
+		assertThat(state.senderRunning()).as("the hint starts a sender to pass it on").isTrue();
+		assertThat(state.nextStep().passOn()).as("the sender's next step passes it on").containsExactly(0);
+		assertThat(state.nextStep().passOn()).as("once").isEmpty();
+	}
+
+	@Test
+	void aHintThatATakerWaitedForShouldNotBePassedOn() {
+		BatchState state = state();
+		state.take(new Taker(), Long.MIN_VALUE, new ArrayList<>());
+		state.hinted(0);
+		assertThat(state.nextStep().passOn()).as("the taker here asks again instead").isEmpty();
+	}
+
+	@Test
+	void aHintAtShutdownShouldNotBePassedOn() {
+		BatchState state = state();
+		state.shutDown();
+		state.hinted(0);
+		assertThat(state.senderRunning()).isFalse();
+		assertThat(state.nextStep().passOn()).isEmpty();
 	}
 
 }
