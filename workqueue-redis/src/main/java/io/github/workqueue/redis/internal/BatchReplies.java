@@ -48,6 +48,12 @@ final class BatchReplies {
 	/** One listener per shard. */
 	private final List<WakeHints> hints;
 
+	/**
+	 * Per shard, where its parts' second tries run: one at a time, in the order the parts
+	 * were read, which is the order they were sent.
+	 */
+	private final List<InOrderExecutor> secondTries;
+
 	private final OutageLog outage;
 
 	private final ReplicaAck ack;
@@ -60,6 +66,11 @@ final class BatchReplies {
 		this.shards = shards;
 		this.returns = returns;
 		this.hints = hints;
+		List<InOrderExecutor> executors = new ArrayList<>(shards.count());
+		for (int shard = 0; shard < shards.count(); shard++) {
+			executors.add(new InOrderExecutor(link.helpers()));
+		}
+		this.secondTries = List.copyOf(executors);
 		this.outage = outage;
 		this.ack = ack;
 	}
@@ -73,8 +84,9 @@ final class BatchReplies {
 		this.state.reading(sentPart);
 		if (sentPart.wantsSecondTry()) {
 			// The server lacked the library (a new or promoted master) or refused
-			// functions: mended off this thread, so that no other shard waits for it.
-			SentPart second = sentPart.secondTry(this.link.helpers());
+			// functions: mended off this thread, so that no other shard waits for it,
+			// after the second try of the shard's part before it, if it had one.
+			SentPart second = sentPart.secondTry(this.secondTries.get(sentPart.shard()));
 			this.state.sentAgain(second);
 			second.whenAnswered(() -> this.state.landed(second));
 			return false;

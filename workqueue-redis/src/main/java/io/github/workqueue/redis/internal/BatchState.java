@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * <li>{@code asks}: the threads waiting in {@code take} ({@link Taker}s) and the asks for
  * their leases, shard by shard;</li>
  * <li>{@code buffer}: the leases taken ahead of the takers, and its sizing;</li>
- * <li>{@code sentParts}: per shard, the part on its way (the landed sent parts are a
+ * <li>{@code sentParts}: per shard, the parts on their way (the landed sent parts are a
  * concurrent queue, handed over without the monitor: {@link #landed});</li>
  * <li>{@code awaited}, {@code lingerUntil}, {@code lingering}: the sender's linger for
  * the threads whose dones the last batch answered;</li>
@@ -33,8 +33,10 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  * <b>Invariants</b>, kept by the methods here:
  * <ul>
- * <li>a shard has at most one part on its way; its next part gathers in {@code pending}
- * meanwhile, and is made only once the sent part was read;</li>
+ * <li>a shard has at most {@link SentParts#MOST_PER_SHARD} parts on their way; while it
+ * has that many its next part gathers in {@code pending}, and is made only once one of
+ * them was read; a part is made only by the sender, and the parts of a shard are sent in
+ * the order made, on one connection, so Redis runs them in that order;</li>
  * <li>a request leaves {@code pending} only into a part that is sent (or failed to be
  * sent, which is a landing like any other), and returns to it only as a retry of a part
  * that failed;</li>
@@ -44,8 +46,8 @@ import org.jspecify.annotations.Nullable;
  * if none does, and a sender that ends starts another if something is left
  * ({@link #senderEnded});</li>
  * <li>the sender is unparked for anything it would act on while parked: a request for a
- * shard with no sent part, a taker while a shard is free, a landing, the arrival of the
- * last awaited thread, a hint (taken here or to be passed on).</li>
+ * shard that may have one more part on its way, a taker while a shard may, a landing, the
+ * arrival of the last awaited thread, a hint (taken here or to be passed on).</li>
  * </ul>
  * A taker served here is woken by the caller once the monitor is left ({@link Taker#wake}
  * on the served list), so that the woken thread, which asks for the monitor at once, does
@@ -242,9 +244,9 @@ final class BatchState {
 
 	/**
 	 * Decides the sender's next step: the landed sent parts first (each is handed over
-	 * once, and stays its shard's sent part until it is read), else a batch if one would
-	 * carry anything and no linger holds it, else a park until there is something to do,
-	 * else the end, when the batcher is shutting down and nothing is left.
+	 * once, and stays on its way until it is read), else a batch if one would carry
+	 * anything and no linger holds it, else a park until there is something to do, else
+	 * the end, when the batcher is shutting down and nothing is left.
 	 */
 	synchronized SenderStep nextStep() {
 		long now = System.nanoTime();
@@ -281,7 +283,7 @@ final class BatchState {
 	}
 
 	/**
-	 * The parts of a batch went (or failed to go): they are the shards' sent parts now.
+	 * The parts of a batch went (or failed to go): they are on their way now.
 	 */
 	synchronized void sent(List<SentPart> sent) {
 		for (SentPart sentPart : sent) {
@@ -323,15 +325,15 @@ final class BatchState {
 		}
 	}
 
-	/** The sender reads a sent part that landed: its shard is free for the next part. */
+	/** The sender reads a sent part that landed: it is no longer on its way. */
 	synchronized void reading(SentPart sentPart) {
 		this.sentParts.read(sentPart);
 		this.asks.landed(sentPart);
 	}
 
-	/** A part went again (a second try): the shard's sent part again. */
+	/** A part went again (a second try): on its way again, in the slot it left. */
 	synchronized void sentAgain(SentPart second) {
-		this.sentParts.sent(second);
+		this.sentParts.sentAgain(second);
 		this.asks.sent(second);
 	}
 
@@ -428,10 +430,10 @@ final class BatchState {
 
 	/**
 	 * Starts the sender if none runs, or wakes it for a request to the given shard unless
-	 * it would find nothing to do: while the shard's part is on its way the request waits
-	 * for the next part, and the landing (or the sent part's deadline) wakes the sender;
-	 * while the sender lingers it wakes by itself when the linger ends. A request that
-	 * woke the sender for nothing cost a park and an unpark per request.
+	 * it would find nothing to do: while the shard has as many parts on their way as it
+	 * may, the request waits for the next part, and a landing (or a sent part's deadline)
+	 * wakes the sender; while the sender lingers it wakes by itself when the linger ends.
+	 * A request that woke the sender for nothing cost a park and an unpark per request.
 	 */
 	private void wakeFor(int shard) {
 		if (!this.running || (this.sentParts.isFree(shard) && !this.lingering)) {
@@ -441,7 +443,7 @@ final class BatchState {
 
 	/**
 	 * Starts the sender if none runs, or wakes it for a lease ask unless it would find
-	 * nothing to do: every shard's part is on its way, or it lingers.
+	 * nothing to do: every shard has as many parts on their way as it may, or it lingers.
 	 */
 	private void wakeForLeases() {
 		if (!this.running || (this.sentParts.anyFree() && !this.lingering)) {
@@ -461,7 +463,7 @@ final class BatchState {
 
 	/**
 	 * The shard the takers' lease ask goes to now, or -1 if none is due or free: from the
-	 * turn on, the first shard with no sent part and no backoff.
+	 * turn on, the first shard that may have one more part on its way and has no backoff.
 	 * @param batchGoes whether a batch is made anyway: then the waiting takers are asked
 	 * for in it even before their poll is due, as the ask costs the round trip nothing
 	 */
@@ -490,9 +492,8 @@ final class BatchState {
 		boolean timed = false;
 		boolean takers = this.asks.any();
 		for (int shard = 0; shard < this.sentParts.shards(); shard++) {
-			SentPart sentPart = this.sentParts.of(shard);
-			if (sentPart != null) {
-				wakeAt = earlier(wakeAt, sentPart.deadlineNanos);
+			if (this.sentParts.onItsWay(shard)) {
+				wakeAt = this.sentParts.earliestDeadline(shard, wakeAt);
 				timed = true;
 			}
 			else if (!this.pending.retryDue(shard, now) && (this.pending.hasDones(shard) || takers)) {

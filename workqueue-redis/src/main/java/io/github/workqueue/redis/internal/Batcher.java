@@ -24,10 +24,10 @@ import org.jspecify.annotations.Nullable;
  * shard (adds first, then dones, then leases, so that an item added here can go to a
  * getter here in the same round trip). One thread, the sender ({@link BatchSender}),
  * makes the batches and sends them without waiting for the replies: a shard has at most
- * one part on its way (a {@link SentPart}), and while it is, the next part for that shard
- * gathers; the other shards' parts go as soon as their previous one is answered. So a
- * round trip carries more the more threads ask, Redis runs one script where it ran one
- * per call, and a shard that does not answer (a failover, a partition) holds up the
+ * two parts on their way ({@link SentPart}s, {@link SentParts}), and while it has two,
+ * the next part for that shard gathers; the other shards' parts go as soon as they may.
+ * So a round trip carries more the more threads ask, Redis runs one script where it ran
+ * one per call, and a shard that does not answer (a failover, a partition) holds up the
  * requests for its own keys only. This class is the callers' side; the sender reads the
  * replies with {@link BatchReplies}, and the takers' asks go shard by shard as
  * {@link LeaseAsks} says.

@@ -301,8 +301,8 @@ public final class RedisLink implements AutoCloseable {
 
 	/**
 	 * How long a caller may wait for a request that goes to Redis: a connect if none is
-	 * open, then a reply that waits for another before it (one shard's sent part, see
-	 * {@link Batcher}), then its own.
+	 * open, then a reply that waits for another before it (the earliest of a shard's
+	 * parts on their way, see {@link Batcher}), then its own.
 	 */
 	long requestBoundNanos() {
 		// In nanoseconds: Duration's multipliedBy goes through BigDecimal, and every take

@@ -3,6 +3,7 @@ package io.github.workqueue.redis.internal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -15,10 +16,11 @@ import static org.awaitility.Awaitility.await;
  * {@link BatchState}'s rules: a step reads the time under its monitor (a take that waited
  * for the monitor while a reply buffered a lease must not see that lease as buffered
  * before the take began: its queue wait would be negative, which the metrics refuse); a
- * sender that ends, by a failure, while work is left is started again; a hint that finds
- * no taker waiting is passed on by the sender, once, never by the thread the hint ended
- * on (a Lettuce event loop). No sender is attached here, so starting one only marks it
- * running.
+ * sender that ends, by a failure, while work is left is started again; a shard has at
+ * most two parts on their way, made in the order asked, and none new while a part that
+ * went again is on its way; a hint that finds no taker waiting is passed on by the
+ * sender, once, never by the thread the hint ended on (a Lettuce event loop). No sender
+ * is attached here, so starting one only marks it running.
  */
 class BatchStateTest {
 
@@ -95,6 +97,63 @@ class BatchStateTest {
 		state.hinted(0);
 		assertThat(state.senderRunning()).isFalse();
 		assertThat(state.nextStep().passOn()).isEmpty();
+	}
+
+	@Test
+	void aShardShouldHaveAtMostTwoPartsOnTheirWay() {
+		BatchState state = state();
+		SentPart a = sendAdd(state, "a");
+		sendAdd(state, "b");
+		state.queueAdd(new BatchRequest.Add(0, "c"), null);
+		BatchState.SenderStep step = state.nextStep();
+		assertThat(step.batch()).as("two on their way: c waits for one of them").isNull();
+		assertThat(step.parkNanos()).as("until a landing or a deadline").isPositive();
+		state.landed(a);
+		assertThat(state.nextStep().landed()).containsExactly(a);
+		state.reading(a);
+		assertThat(addsOf(state.nextStep().batch())).containsExactly("c");
+	}
+
+	@Test
+	void aShardWhosePartWentAgainShouldTakeNoNewPartUntilItHasNoneOnItsWay() {
+		BatchState state = state();
+		SentPart a = sendAdd(state, "a");
+		SentPart b = sendAdd(state, "b");
+		state.landed(a);
+		assertThat(state.nextStep().landed()).containsExactly(a);
+		state.reading(a);
+		SentPart again = onItsWay(new BatchState.Part(a.part, a.takers));
+		state.sentAgain(again);
+		state.landed(b);
+		assertThat(state.nextStep().landed()).containsExactly(b);
+		state.reading(b);
+		state.queueAdd(new BatchRequest.Add(0, "c"), null);
+		assertThat(state.nextStep().batch()).as("a slot is free, but a's second try is on its way").isNull();
+		state.landed(again);
+		assertThat(state.nextStep().landed()).containsExactly(again);
+		state.reading(again);
+		assertThat(addsOf(state.nextStep().batch())).as("none on its way: mended").containsExactly("c");
+	}
+
+	/** Queues an add, and sends the part the sender's next step makes of it. */
+	private static SentPart sendAdd(BatchState state, String item) {
+		state.queueAdd(new BatchRequest.Add(0, item), null);
+		List<BatchState.Part> batch = state.nextStep().batch();
+		assertThat(addsOf(batch)).as("the part made for " + item).containsExactly(item);
+		SentPart sentPart = onItsWay(batch.get(0));
+		state.sent(List.of(sentPart));
+		return sentPart;
+	}
+
+	/** A part sent, whose reply has not come. */
+	private static SentPart onItsWay(BatchState.Part planned) {
+		return SentPart.sent(planned.part(), planned.takers(), System.nanoTime(),
+				new SentScript<>(new CompletableFuture<>(), null, Duration.ofSeconds(30), null));
+	}
+
+	private static List<String> addsOf(List<BatchState.Part> batch) {
+		assertThat(batch).as("a batch of one part").isNotNull().hasSize(1);
+		return batch.get(0).part().adds().stream().map((add) -> add.encoded).toList();
 	}
 
 }
