@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  * <b>Concurrency.</b> Thread-safe. Guarded by this object's monitor: {@code tasks}, the
  * tasks not yet begun, and {@code running}, whether a thread of the other executor runs
  * them or was asked to. At most one such thread runs them at a time, and it takes them
- * from the head; the monitor is never held while a task runs.
+ * from the head; the monitor is never held while a task runs. The other executor is the
+ * connector's pool, which grows as needed and is never shut down, so it takes every task.
  */
 final class InOrderExecutor implements Executor {
 
@@ -38,16 +39,7 @@ final class InOrderExecutor implements Executor {
 			}
 			this.running = true;
 		}
-		try {
-			this.threads.execute(this::runAll);
-		}
-		catch (RuntimeException ex) {
-			synchronized (this) {
-				this.tasks.removeLastOccurrence(task);
-				this.running = false;
-			}
-			throw ex;
-		}
+		this.threads.execute(this::runAll);
 	}
 
 	/**

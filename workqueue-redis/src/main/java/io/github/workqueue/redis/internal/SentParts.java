@@ -104,7 +104,8 @@ final class SentParts {
 
 	/**
 	 * A sent part left (or could not be sent: then it landed at once). Called only for a
-	 * shard that {@link #isFree}.
+	 * shard with a free slot: one that {@link #isFree}, or, from {@link #sentAgain}, the
+	 * slot its first try left.
 	 */
 	void sent(SentPart sentPart) {
 		SentPart[] slots = this.onTheirWay[sentPart.shard()];
@@ -125,6 +126,7 @@ final class SentParts {
 		for (int i = 0; i < slots.length; i++) {
 			if (slots[i] == sentPart) {
 				slots[i] = null;
+				break;
 			}
 		}
 		if (!onItsWay(sentPart.shard())) {

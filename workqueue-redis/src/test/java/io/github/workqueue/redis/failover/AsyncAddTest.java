@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.workqueue.core.AddOptions;
@@ -71,6 +72,44 @@ class AsyncAddTest {
 			assertThat(item).isEqualTo("item-" + i);
 			this.queue.done(item);
 		}
+	}
+
+	@Test
+	void aSecondPartShouldLeaveWhileTheFirstIsOnItsWayAndRunAfterIt() throws Exception {
+		RedisQueue<String> ordered = RedisQueue.builder(this.proxy.connection(Duration.ofSeconds(30)), this.name)
+			.build(ItemCodec.strings());
+		try {
+			// Connected first: a held reply would hold the connection's handshake.
+			ordered.add("warm-up");
+			ordered.done(ordered.get().orElseThrow());
+			this.proxy.holdReplies(true);
+			long before = batchCalls();
+			CompletableFuture<Void> first = ordered.addAsync("first").toCompletableFuture();
+			await().atMost(Duration.ofSeconds(20)).until(() -> batchCalls() == before + 1);
+			CompletableFuture<Void> second = ordered.addAsync("second").toCompletableFuture();
+			// The first part's reply is held, so it is still on its way: the second
+			// reaches Redis all the same.
+			await().atMost(Duration.ofSeconds(20)).until(() -> batchCalls() == before + 2);
+			assertThat(first).isNotDone();
+			this.proxy.heal();
+			CompletableFuture.allOf(first, second).get(20, TimeUnit.SECONDS);
+			assertThat(ordered.get().orElseThrow()).as("Redis ran the parts in the order sent").isEqualTo("first");
+			assertThat(ordered.get().orElseThrow()).isEqualTo("second");
+		}
+		finally {
+			this.proxy.heal();
+			ordered.shutDown();
+		}
+	}
+
+	/** How many batch calls (functions) Redis ran, read past the proxy. */
+	private long batchCalls() {
+		for (String line : this.direct.sync().info("commandstats").split("\\r?\\n")) {
+			if (line.startsWith("cmdstat_fcall:")) {
+				return Long.parseLong(line.substring(line.indexOf("calls=") + 6, line.indexOf(',')));
+			}
+		}
+		return 0;
 	}
 
 	@Test
