@@ -47,6 +47,14 @@ public class WorkQueueKubernetesProperties {
 	 */
 	private Duration watchOutageThreshold = Duration.ofSeconds(30);
 
+	/**
+	 * The longest wait between two tries of a failed list or watch: the informers'
+	 * backoff doubles from 1/32 of it up to it, so an informer is back within about this
+	 * long after the API server answers again. The informers' requests are not retried by
+	 * fabric8's HTTP client, so that every failure reaches them and is counted.
+	 */
+	private Duration maxRetryBackoff = Duration.ofSeconds(4);
+
 	public Map<String, Informer> getInformers() {
 		return this.informers;
 	}
@@ -73,6 +81,14 @@ public class WorkQueueKubernetesProperties {
 
 	public void setWatchOutageThreshold(Duration watchOutageThreshold) {
 		this.watchOutageThreshold = watchOutageThreshold;
+	}
+
+	public Duration getMaxRetryBackoff() {
+		return this.maxRetryBackoff;
+	}
+
+	public void setMaxRetryBackoff(Duration maxRetryBackoff) {
+		this.maxRetryBackoff = maxRetryBackoff;
 	}
 
 	public LeaderElection getLeaderElection() {

@@ -58,6 +58,18 @@ class KubernetesAutoConfigurationTest {
 	}
 
 	@Test
+	void aRetryBackoffThatIsNotPositiveShouldFailStartupNamingTheProperty() {
+		this.runner.withBean(KubernetesClient.class, () -> server.createClient())
+			.withPropertyValues("workqueue.kubernetes.informers.configmaps.api-version=v1",
+					"workqueue.kubernetes.informers.configmaps.kind=ConfigMap",
+					"workqueue.kubernetes.max-retry-backoff=0s")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("'workqueue.kubernetes.max-retry-backoff'")
+				.hasMessageContaining("must be positive"));
+	}
+
+	@Test
 	void leaderElectionDurationsThatLeaveNoTimeToEndTheKeysShouldFailStartup() {
 		this.runner.withBean(KubernetesClient.class, () -> server.createClient())
 			.withPropertyValues("workqueue.kubernetes.informers.configmaps.api-version=v1",

@@ -181,6 +181,45 @@ class LeadershipFaultTest {
 		assertThat(Ledger.overlaps()).as("reconciles of one key on two replicas at once").isEmpty();
 	}
 
+	/**
+	 * Every replica cut off from the API server for longer than the lease, three times: a
+	 * Lease read held that long comes back with a record that is already expired for the
+	 * others, and fabric8's elector would write it and lead on it. No replica may start a
+	 * key on a renewal older than the lease less the clocks' skew, and no key may run on
+	 * two replicas at once.
+	 */
+	@Test
+	void replicasCutOffLongerThanTheLeaseShouldNeverRunKeysOnAnExpiredLease() throws IOException {
+		FaultProxy toA = proxy();
+		FaultProxy toB = proxy();
+		FaultProxy toC = proxy();
+		List<FaultProxy> proxies = List.of(toA, toB, toC);
+		startChanging(3);
+		replica("a", toA).run((a) -> {
+			await().atMost(FIRST_ELECTION).until(() -> leading(a));
+			replica("b", toB).run((b) -> replica("c", toC).run((c) -> {
+				List<ApplicationContext> replicas = List.of(a, b, c);
+				for (int round = 1; round <= 3; round++) {
+					await().atMost(Duration.ofSeconds(20))
+						.alias("round " + round + ": a replica leads")
+						.until(() -> replicas.stream().anyMatch((r) -> leading(r)));
+					proxies.forEach((proxy) -> proxy.mode(Mode.HOLD));
+					await().pollDelay(Duration.ofMillis(4500)).atMost(Duration.ofSeconds(5)).until(() -> true);
+					long since = System.nanoTime();
+					proxies.forEach((proxy) -> proxy.mode(Mode.PASS));
+					await().atMost(Duration.ofSeconds(20))
+						.alias("round " + round + ": a replica reconciles after the cut")
+						.until(() -> Ledger.entries().stream().anyMatch((entry) -> entry.start() > since));
+				}
+			}));
+		});
+		this.changing.set(false);
+		assertThat(Ledger.overlaps()).as("reconciles of one key on two replicas at once").isEmpty();
+		assertThat(Duration.ofNanos(Ledger.oldestRenewalAtStart()))
+			.as("the oldest last renewal of a replica when it started a key")
+			.isLessThan(Duration.ofMillis(3000 - 250));
+	}
+
 	@Test
 	void replicasStartingWhileTheApiServerIsUnreachableShouldNeverOverlap() throws IOException {
 		FaultProxy toA = proxy();

@@ -28,13 +28,35 @@ final class Ledger {
 	private Ledger() {
 	}
 
+	/**
+	 * How old each replica's last accepted Lease renewal was when it started a reconcile,
+	 * in nanoseconds (with leader election).
+	 */
+	private static final List<Long> renewalAgesAtStart = new CopyOnWriteArrayList<>();
+
 	static void clear() {
 		entries.clear();
 		running.clear();
+		renewalAgesAtStart.clear();
 	}
 
-	static void started(String replica) {
+	/**
+	 * A reconcile starts.
+	 * @param replica the replica
+	 * @param start when ({@link System#nanoTime()})
+	 * @param lastRenewal when the replica's last accepted Lease renewal began, or
+	 * {@link Long#MIN_VALUE} without leader election
+	 */
+	static void started(String replica, long start, long lastRenewal) {
 		running.computeIfAbsent(replica, (r) -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+		if (lastRenewal != Long.MIN_VALUE) {
+			renewalAgesAtStart.add(start - lastRenewal);
+		}
+	}
+
+	/** The oldest a replica's last accepted renewal was when it started a reconcile. */
+	static long oldestRenewalAtStart() {
+		return renewalAgesAtStart.stream().mapToLong(Long::longValue).max().orElse(0);
 	}
 
 	static void add(ObjectKey key, String replica, long start, long end) {

@@ -18,13 +18,14 @@ import io.github.workqueue.kubernetes.internal.KubernetesInformers;
  * {@code workqueue_kubernetes_cached_objects}, {@code workqueue_kubernetes_synced} (1
  * once the cache is complete) and {@code workqueue_kubernetes_watch_errors_total} (tags
  * {@code name}, {@code resource} and {@code reason}: forbidden, not-found, unauthorized,
- * server-error, watch-closed, unreachable, other).
+ * server-error, watch-closed, unreachable, other, and not-watching: an outage seen in the
+ * informers' state, whose watch fabric8 opened again without telling them).
  */
 final class KubernetesInformerMetrics {
 
 	/** The reasons a list or watch fails, as {@code WatchOutages} classes them. */
 	private static final List<String> WATCH_ERROR_REASONS = List.of("forbidden", "not-found", "unauthorized",
-			"server-error", "watch-closed", "unreachable", "other");
+			"server-error", "watch-closed", "unreachable", "other", "not-watching");
 
 	KubernetesInformerMetrics(KubernetesInformers informers, MeterRegistry registry) {
 		for (InformerFeed<? extends HasMetadata> feed : informers.feeds()) {

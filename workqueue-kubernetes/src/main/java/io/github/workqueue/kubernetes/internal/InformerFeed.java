@@ -261,12 +261,17 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 	}
 
 	/**
-	 * Notes whether every informer watches now: an outage ends when they all do. Called
-	 * periodically.
+	 * Notes whether every informer watches now: an outage ends when they all do, and one
+	 * starts when an informer that had listed stays not watching though no failure was
+	 * reported ({@link WatchOutages#notWatching}). Called periodically.
+	 * @param now {@link System#nanoTime()}
 	 */
-	public void checkWatching() {
+	public void checkWatching(long now) {
 		if (isWatching()) {
 			this.outages.watching();
+		}
+		else if (hasSynced()) {
+			this.outages.notWatching(now);
 		}
 	}
 

@@ -59,7 +59,7 @@ import io.github.workqueue.spring.internal.DefaultQueueWorkerRegistry;
  * the election calls in on its own thread, a ticker thread checks the informers every
  * {@link #TICK_MILLIS} ms, and a deposed replica's drain waits on a thread of its own.
  */
-public final class KubernetesInformers implements SmartLifecycle {
+public final class KubernetesInformers implements SmartLifecycle, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(KubernetesInformers.class);
 
@@ -83,6 +83,9 @@ public final class KubernetesInformers implements SmartLifecycle {
 	private final Duration drainTimeout;
 
 	private final WorkDrain drain;
+
+	/** The informers' own client ({@link BoundedClients#forInformers}), closed last. */
+	private final KubernetesClient informerClient;
 
 	/** Guarded by this. */
 	private boolean running;
@@ -128,11 +131,19 @@ public final class KubernetesInformers implements SmartLifecycle {
 		if (election.isEnabled()) {
 			validate(election);
 		}
-		properties.getInformers()
-			.forEach((queueName, informer) -> this.feeds.put(queueName,
-					feed(client, queueName, informer, queues.apply(queueName))));
-		for (KubernetesController<?> controller : controllers) {
-			control(client, properties, controller);
+		positive("workqueue.kubernetes.max-retry-backoff", properties.getMaxRetryBackoff());
+		this.informerClient = BoundedClients.forInformers(client, properties.getMaxRetryBackoff());
+		try {
+			properties.getInformers()
+				.forEach((queueName, informer) -> this.feeds.put(queueName,
+						feed(this.informerClient, queueName, informer, queues.apply(queueName))));
+			for (KubernetesController<?> controller : controllers) {
+				control(this.informerClient, properties, controller);
+			}
+		}
+		catch (RuntimeException ex) {
+			this.informerClient.close();
+			throw ex;
 		}
 		this.feeds.keySet().forEach((queueName) -> workers.startHeld(queueName, HOLD));
 		this.election = election.isEnabled() ? new LeaderElection(client, election, applicationName, new Listener())
@@ -296,9 +307,21 @@ public final class KubernetesInformers implements SmartLifecycle {
 		return this.feeds.values();
 	}
 
-	/** Whether this replica leads; true without leader election. */
+	/**
+	 * Whether this replica leads (elected, and its last renewal younger than the renew
+	 * deadline); true without leader election.
+	 */
 	public synchronized boolean isLeading() {
-		return this.election == null || this.leading;
+		return this.election == null || (this.leading && this.election.isLeading());
+	}
+
+	/**
+	 * When this replica's last accepted Lease acquisition or renewal began
+	 * ({@link System#nanoTime()}), or {@link Long#MIN_VALUE} if none (or no leader
+	 * election).
+	 */
+	public long lastLeaseRenewalNanos() {
+		return (this.election != null) ? this.election.lastRenewalNanos() : Long.MIN_VALUE;
 	}
 
 	/**
@@ -380,7 +403,8 @@ public final class KubernetesInformers implements SmartLifecycle {
 
 	private void tick() {
 		try {
-			this.feeds.values().forEach(InformerFeed::checkWatching);
+			long now = System.nanoTime();
+			this.feeds.values().forEach((feed) -> feed.checkWatching(now));
 			updateGates();
 			logLateSyncs();
 		}
@@ -411,10 +435,12 @@ public final class KubernetesInformers implements SmartLifecycle {
 	/**
 	 * Releases the workers of each queue whose informers have listed while this replica
 	 * may work, and holds every other queue's: a hold that an operator's resume does not
-	 * undo.
+	 * undo. Run at each leadership change and every tick: a replica whose last renewal
+	 * grew older than the renew deadline is held here even before the election's watchdog
+	 * deposes it.
 	 */
 	private synchronized void updateGates() {
-		boolean mayWork = this.running && (this.election == null || this.leading);
+		boolean mayWork = this.running && isLeading();
 		for (InformerFeed<? extends HasMetadata> feed : this.feeds.values()) {
 			QueueWorkerContainer container = this.workers.getContainer(feed.queueName());
 			if (container == null) {
@@ -455,6 +481,12 @@ public final class KubernetesInformers implements SmartLifecycle {
 			this.election.stop(drained);
 		}
 		this.feeds.values().forEach(InformerFeed::stop);
+	}
+
+	/** Closes the informers' own client, once stopped. */
+	@Override
+	public void close() {
+		this.informerClient.close();
 	}
 
 	@Override

@@ -27,13 +27,18 @@ import io.github.workqueue.kubernetes.WorkQueueKubernetesProperties;
  * acquires the Lease and renews it; a round ends when the elector stops leading or fails,
  * and the next starts a retry period later.
  * <p>
- * This replica's leadership is judged here, not by the elector alone: it is elected when
- * the elector acquires the Lease, and deposed when the elector stops leading or when no
- * renewal was accepted within the renew deadline of the last one (a renewal held up by a
- * partition may block the elector far longer). The listener hears each change with the
- * time of the last accepted renewal ({@link RenewalTrackingLock}), from which the Lease
- * may pass to another replica after the lease duration. The elector never releases the
- * Lease by itself: {@link #stop} releases it, once the caller drained its work.
+ * This replica's leadership is judged here, on this JVM's monotonic clock from when each
+ * Lease request was sent, not by the elector alone: it is elected when the elector
+ * acquires the Lease with a write answered within the renew deadline of its read
+ * ({@link RenewalTrackingLock} refuses and discounts later ones), and deposed when the
+ * elector stops leading or when no renewal was accepted within the renew deadline of the
+ * last one (a renewal held up by a partition may block the elector far longer). The Lease
+ * calls run on a client whose requests end within half the renew deadline, with no
+ * retries ({@link BoundedClients#forLease}). The listener hears each change with the time
+ * of the last accepted renewal, from which the Lease may pass to another replica after
+ * the lease duration; it is told this replica leads only while that renewal is younger
+ * than the renew deadline. The elector never releases the Lease by itself: {@link #stop}
+ * releases it, once the caller drained its work.
  *
  * <p>
  * <b>Concurrency.</b> Thread-safe. The rounds' state is guarded by this object's monitor.
@@ -60,6 +65,7 @@ final class LeaderElection {
 
 	}
 
+	/** The Lease calls' client, bounded by the renew deadline. */
 	private final KubernetesClient client;
 
 	private final String namespace;
@@ -87,7 +93,7 @@ final class LeaderElection {
 
 	LeaderElection(KubernetesClient client, WorkQueueKubernetesProperties.LeaderElection properties,
 			@Nullable String applicationName, Listener listener) {
-		this.client = client;
+		this.client = BoundedClients.forLease(client, properties.getRenewDeadline());
 		this.identity = (properties.getIdentity() != null) ? properties.getIdentity() : defaultIdentity();
 		this.name = (properties.getLeaseName() != null) ? properties.getLeaseName()
 				: (applicationName != null) ? applicationName : "workqueue";
@@ -124,8 +130,21 @@ final class LeaderElection {
 		return this.identity;
 	}
 
+	/**
+	 * Whether this replica leads: elected, not deposed, and its last accepted renewal
+	 * began less than the renew deadline ago (the watchdog deposes it at that deadline;
+	 * this reads the same rule without waiting for the watchdog's thread).
+	 */
 	synchronized boolean isLeading() {
-		return this.round != null && this.round.leading;
+		return this.round != null && this.round.leading && this.round.lock.renewedWithinDeadline(System.nanoTime());
+	}
+
+	/**
+	 * When the current round's last accepted renewal began ({@link System#nanoTime()}),
+	 * or {@link RenewalTrackingLock#NEVER}.
+	 */
+	synchronized long lastRenewalNanos() {
+		return (this.round != null) ? this.round.lock.lastRenewalNanos() : RenewalTrackingLock.NEVER;
 	}
 
 	synchronized void start() {
@@ -165,6 +184,7 @@ final class LeaderElection {
 			future.cancel(true);
 			if (wasLeading && release) {
 				try {
+					last.lock.releasing();
 					if (last.elector.release()) {
 						logger.info("Released the Lease " + lease());
 					}
@@ -230,8 +250,17 @@ final class LeaderElection {
 		}
 	}
 
-	/** The elector acquired the Lease (on the elector's thread, under its monitor). */
+	/**
+	 * The elector acquired the Lease (on the elector's thread, under its monitor). Leads
+	 * only if the acquisition is younger than the renew deadline, checked again when the
+	 * listener is told.
+	 */
 	private void elected(Round elected) {
+		if (!elected.lock.renewedWithinDeadline(System.nanoTime())) {
+			deposed(elected, "the acquisition was not accepted within renew-deadline (" + this.renewDeadline
+					+ ") of its request");
+			return;
+		}
 		synchronized (this) {
 			if (!this.running || this.round != elected || elected.over || elected.leading) {
 				return;
@@ -240,8 +269,15 @@ final class LeaderElection {
 		}
 		logger.info("Leading: acquired the Lease " + lease() + " as " + this.identity);
 		boolean told = onThread(() -> {
-			if (stillLeading(elected)) {
+			if (!stillLeading(elected)) {
+				return;
+			}
+			if (elected.lock.renewedWithinDeadline(System.nanoTime())) {
 				this.listener.elected();
+			}
+			else {
+				deposed(elected, "the acquisition was older than renew-deadline (" + this.renewDeadline
+						+ ") when the workers were to start");
 			}
 		}, 0);
 		if (told) {
@@ -324,7 +360,7 @@ final class LeaderElection {
 
 		Round() {
 			this.lock = new RenewalTrackingLock(new LeaseLock(LeaderElection.this.namespace, LeaderElection.this.name,
-					LeaderElection.this.identity));
+					LeaderElection.this.identity), LeaderElection.this.renewDeadline, System::nanoTime);
 			this.elector = LeaderElection.this.client.leaderElector()
 				.withConfig(new LeaderElectionConfigBuilder().withName(LeaderElection.this.name)
 					.withLock(this.lock)

@@ -15,9 +15,15 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The list and watch failures of one informer source's informers: each is retried (with
- * fabric8's backoff), counted by reason, and remembered as the outage's cause; an outage
- * is logged once when its first failure comes and once when the informers watch again. An
- * outage lasts from the first failure until every informer of the source watches.
+ * fabric8's backoff, bounded by {@code max-retry-backoff}), counted by reason, and
+ * remembered as the outage's cause; an outage is logged once when it starts and once when
+ * the informers watch again. An outage lasts from the first failure, or from when an
+ * informer that had listed was first seen not watching, until every informer of the
+ * source watches. The second start matters: fabric8's watch manager opens an ended watch
+ * again by itself (a watch ended with an error status, a cut connection, re-watches
+ * refused) without telling the informer, whose own state is then the only sign; such an
+ * outage is counted once, with the reason {@code not-watching}, once it lasted
+ * {@link #NOT_WATCHING_GRACE_NANOS} (a watch renewed on schedule is not an outage).
  *
  * <p>
  * <b>Concurrency.</b> Thread-safe. The informers report failures on their threads; the
@@ -26,6 +32,14 @@ import org.jspecify.annotations.Nullable;
 final class WatchOutages implements ExceptionHandler {
 
 	private static final Log logger = LogFactory.getLog(InformerFeed.class);
+
+	/** How long an informer is seen not watching before that is an outage. */
+	static final long NOT_WATCHING_GRACE_NANOS = 1_000_000_000L;
+
+	private static final long NOT_SEEN = Long.MIN_VALUE;
+
+	/** The reason counted for an outage seen only in the informers' state. */
+	static final String NOT_WATCHING = "not-watching";
 
 	private final String queueName;
 
@@ -38,6 +52,12 @@ final class WatchOutages implements ExceptionHandler {
 
 	/** Guarded by this. */
 	private boolean inOutage;
+
+	/**
+	 * When the informers were first seen not watching, outside an outage, or
+	 * {@link #NOT_SEEN}; guarded by this.
+	 */
+	private long notWatchingSince = NOT_SEEN;
 
 	/** The last failure's reason and message; guarded by this. */
 	private @Nullable String cause;
@@ -60,7 +80,8 @@ final class WatchOutages implements ExceptionHandler {
 			first = !this.inOutage;
 			if (first) {
 				this.inOutage = true;
-				this.since = System.nanoTime();
+				this.since = (this.notWatchingSince != NOT_SEEN) ? this.notWatchingSince : System.nanoTime();
+				this.notWatchingSince = NOT_SEEN;
 			}
 			this.cause = described;
 		}
@@ -73,11 +94,41 @@ final class WatchOutages implements ExceptionHandler {
 	}
 
 	/**
+	 * An informer that had listed is seen not watching: past the grace, an outage starts
+	 * (backdated to when it was first seen), counted and logged once, unless a failure
+	 * started one already.
+	 * @param now {@link System#nanoTime()}
+	 */
+	void notWatching(long now) {
+		synchronized (this) {
+			if (this.inOutage) {
+				return;
+			}
+			if (this.notWatchingSince == NOT_SEEN) {
+				this.notWatchingSince = now;
+				return;
+			}
+			if (now - this.notWatchingSince < NOT_WATCHING_GRACE_NANOS) {
+				return;
+			}
+			this.inOutage = true;
+			this.since = this.notWatchingSince;
+			this.notWatchingSince = NOT_SEEN;
+			this.cause = NOT_WATCHING + ": the watch ended and fabric8 is opening it again";
+		}
+		this.byReason.computeIfAbsent(NOT_WATCHING, (r) -> new LongAdder()).increment();
+		logger.warn("Informer of queue '" + this.queueName + "' (" + this.resource + ") has not been watching for "
+				+ NOT_WATCHING_GRACE_NANOS / 1_000_000 + " ms (its watch ended; fabric8 opens it again with backoff)."
+				+ " Further failures of this outage are counted, not logged");
+	}
+
+	/**
 	 * The informers watch (all of them): an outage, if one was on, ends.
 	 */
 	void watching() {
 		long lasted;
 		synchronized (this) {
+			this.notWatchingSince = NOT_SEEN;
 			if (!this.inOutage) {
 				return;
 			}
@@ -119,7 +170,8 @@ final class WatchOutages implements ExceptionHandler {
 	 * verb on the resource), {@code not-found} (404: the kind or namespace does not
 	 * exist, a CRD not installed), {@code unauthorized} (401), {@code server-error}
 	 * (5xx), {@code watch-closed} (the server ended a watch with an error status),
-	 * {@code unreachable} (no connection), else {@code other}.
+	 * {@code unreachable} (no connection), else {@code other}; and {@link #NOT_WATCHING}
+	 * for an outage seen in the informers' state only.
 	 */
 	static String reason(Throwable failure) {
 		for (Throwable t = failure; t != null; t = (t.getCause() != t) ? t.getCause() : null) {
