@@ -140,7 +140,8 @@ class ConfigurationReferenceTest {
 		if (text.matches("[0-9]+(ns|us|ms|s|m|h|d)") && stated.matches("[0-9]+(ns|us|ms|s|m|h|d)")) {
 			return DurationStyle.detectAndParse(stated).equals(DurationStyle.detectAndParse(text));
 		}
-		return stated.equalsIgnoreCase(text);
+		// An enum's value: Boot binds read-only, read_only and READ_ONLY alike.
+		return stated.replace('-', '_').equalsIgnoreCase(text.replace('-', '_'));
 	}
 
 }

@@ -12,7 +12,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -34,8 +34,14 @@ import io.github.workqueue.core.RateLimitingQueue;
  * {@code "requeue-parked"} and {@code "drop-parked"} with the parked {@code "item"} as
  * stored. With the dashboard on, {@code ?since=<epoch millis>} adds each queue's recent
  * rates and latencies taken after that time ({@link RecentRates}).
+ * <p>
+ * Read-only by default: its write operation pauses queues on every instance, removes keys
+ * and drops or requeues dead letters in bulk, work lost or redone by a mistaken request,
+ * so it is opened only by {@code management.endpoint.workqueues.access=unrestricted}, as
+ * Spring Boot keeps its own {@code shutdown} endpoint closed until asked. Its reads stay
+ * on, as {@code loggers}' do, for monitoring.
  */
-@Endpoint(id = "workqueues")
+@Endpoint(id = "workqueues", defaultAccess = Access.READ_ONLY)
 public class WorkQueuesEndpoint {
 
 	private static final int MOST_PROCESSING_LISTED = 100;

@@ -64,8 +64,9 @@ public final class WorkQueueDashboardAutoConfiguration {
 					+ " has nothing to show");
 		}
 		EndpointAccessResolver resolver = accessResolver.getIfAvailable();
-		boolean writes = resolver == null
-				|| resolver.accessFor(EndpointId.of("workqueues"), Access.UNRESTRICTED) == Access.UNRESTRICTED;
+		// The endpoint's own default is read-only (WorkQueuesEndpoint).
+		boolean writes = resolver != null
+				&& resolver.accessFor(EndpointId.of("workqueues"), Access.READ_ONLY) == Access.UNRESTRICTED;
 		Integer deadLetterThreshold = properties.getDeadLetterThreshold();
 		if (deadLetterThreshold != null && deadLetterThreshold < 0) {
 			throw new IllegalArgumentException(

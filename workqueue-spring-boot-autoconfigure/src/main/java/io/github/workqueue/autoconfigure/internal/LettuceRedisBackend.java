@@ -8,11 +8,12 @@ import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import io.github.workqueue.autoconfigure.RedisItemCodecs;
+import io.github.workqueue.autoconfigure.RedisQueueBuilderCustomizer;
 import io.github.workqueue.core.FairnessKeyExtractor;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.metrics.MetricsProvider;
@@ -27,9 +28,10 @@ import io.github.workqueue.redis.RedisQueueConnection;
  * Redis queues on the Lettuce client that Spring Boot configured from
  * {@code spring.data.redis.*} (standalone, Sentinel or Cluster, with its SSL and
  * timeouts): one {@link RedisQueueConnection} over that client serves every queue. Items
- * that are not strings travel as JSON written by the application's {@link JsonMapper}.
- * The final outcome of each {@code done} that got no answer in time
- * ({@link LateDoneOutcome}) is published as an application event.
+ * are stored as the {@link RedisItemCodecs} say, and each queue's builder goes through
+ * the {@link RedisQueueBuilderCustomizer}s after the configured settings. The final
+ * outcome of each {@code done} that got no answer in time ({@link LateDoneOutcome}) is
+ * published as an application event.
  *
  * <p>
  * <b>Concurrency.</b> Thread-safe.
@@ -38,7 +40,9 @@ public final class LettuceRedisBackend implements RedisBackend, DisposableBean {
 
 	private final RedisQueueConnection connection;
 
-	private final JsonMapper jsonMapper;
+	private final RedisItemCodecs codecs;
+
+	private final List<RedisQueueBuilderCustomizer> customizers;
 
 	private final Consumer<LateDoneOutcome> lateDones;
 
@@ -46,11 +50,12 @@ public final class LettuceRedisBackend implements RedisBackend, DisposableBean {
 
 	/**
 	 * @param connectionFactory Boot's connection factory
-	 * @param jsonMapper writes and reads items that are not strings
+	 * @param codecs how each queue's items are stored
+	 * @param customizers adjust each queue's builder, in order
 	 * @param lateDones publishes the late outcomes of dones
 	 */
-	public LettuceRedisBackend(LettuceConnectionFactory connectionFactory, JsonMapper jsonMapper,
-			Consumer<LateDoneOutcome> lateDones) {
+	public LettuceRedisBackend(LettuceConnectionFactory connectionFactory, RedisItemCodecs codecs,
+			List<RedisQueueBuilderCustomizer> customizers, Consumer<LateDoneOutcome> lateDones) {
 		AbstractRedisClient client = connectionFactory.getNativeClient();
 		if (client instanceof RedisClusterClient cluster) {
 			this.connection = RedisQueueConnection.of(cluster);
@@ -61,7 +66,8 @@ public final class LettuceRedisBackend implements RedisBackend, DisposableBean {
 		else {
 			throw new IllegalStateException("Unsupported Lettuce client " + client.getClass().getName());
 		}
-		this.jsonMapper = jsonMapper;
+		this.codecs = codecs;
+		this.customizers = List.copyOf(customizers);
 		this.lateDones = lateDones;
 	}
 
@@ -71,7 +77,7 @@ public final class LettuceRedisBackend implements RedisBackend, DisposableBean {
 			@Nullable FairnessKeyExtractor<Object> fairness) {
 		@SuppressWarnings("unchecked")
 		Class<T> type = (Class<T>) ((itemType != null) ? itemType : String.class);
-		ItemCodec<T> codec = ItemCodec.json(this.jsonMapper, type);
+		ItemCodec<T> codec = this.codecs.codecFor(settings.name(), type);
 		RedisQueueBuilder builder = RedisQueue.builder(this.connection, settings.name())
 			.prefix(settings.redis().keyPrefix())
 			.leaseDuration(settings.redis().leaseDuration())
@@ -88,6 +94,9 @@ public final class LettuceRedisBackend implements RedisBackend, DisposableBean {
 			.lateDoneListener(this.lateDones);
 		if (fairness != null) {
 			builder.fairness(fairness);
+		}
+		for (RedisQueueBuilderCustomizer customizer : this.customizers) {
+			customizer.customize(settings.name(), builder);
 		}
 		RedisQueue<T> queue = builder.build(codec);
 		this.queues.add(queue);

@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanClassLoaderAware;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.properties.bind.AbstractBindHandler;
@@ -39,8 +40,9 @@ import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
  * Registers one bean per queue, named after it and made by the {@link WorkQueueFactory}:
  * every queue under {@code workqueue.queues} and every queue a {@code @QueueWorker}
  * method names, so that a queue only a worker names can be injected too. A bean the
- * application already defines under that name wins. Validates the whole configuration
- * first, so that a mistake fails startup before any bean is created.
+ * application already defines under that name wins if it may be a queue; one that cannot
+ * fails startup ({@link QueueNameClashCheck}). Validates the whole configuration first,
+ * so that a mistake fails startup before any bean is created.
  */
 public class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware, BeanClassLoaderAware {
 
@@ -79,11 +81,21 @@ public class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar, Enviro
 			UndeclaredQueueWarning.warnIfUndeclared(name, properties.getQueues().keySet());
 			queues.put(name, itemType);
 		});
+		Set<String> taken = new HashSet<>();
 		queues.forEach((name, itemType) -> {
 			if (!registry.containsBeanDefinition(name)) {
 				registry.registerBeanDefinition(name, queueDefinition(name, itemType));
 			}
+			else {
+				taken.add(name);
+			}
 		});
+		if (!taken.isEmpty()) {
+			RootBeanDefinition check = new RootBeanDefinition(QueueNameClashCheck.class);
+			check.getConstructorArgumentValues().addIndexedArgumentValue(0, taken);
+			check.setRole(BeanDefinition.ROLE_INFRASTRUCTURE);
+			registry.registerBeanDefinition(QueueNameClashCheck.class.getName(), check);
+		}
 	}
 
 	/**

@@ -29,6 +29,7 @@ import static org.awaitility.Awaitility.await;
 
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoints.web.exposure.include=workqueues,health",
+				"management.endpoint.workqueues.access=unrestricted",
 				"management.endpoint.health.show-components=always", "workqueue.queues.orders.workers=2",
 				"workqueue.queues.idle.workers=1", "workqueue.health.stuck-threshold=1h",
 				// Spring Data Redis is on this module's test class path, with no Redis at
