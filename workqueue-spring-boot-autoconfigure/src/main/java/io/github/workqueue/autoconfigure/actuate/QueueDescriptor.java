@@ -5,6 +5,8 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+
 /**
  * One queue.
  *
@@ -35,6 +37,7 @@ public record QueueDescriptor(String backend, @Nullable Integer depth, Map<Integ
 		Map<String, Integer> depthByFairnessKey, @Nullable Integer waiting, boolean shuttingDown, @Nullable Long adds,
 		@Nullable Long completions, @Nullable Long retries, String rateLimiter, @Nullable WorkersDescriptor workers,
 		@Nullable SharedDescriptor shared, @Nullable List<RateSample> recent, long deadLetterCount,
-		int deadLettersOffset, List<DeadLetterDescriptor> deadLetters, Map<String, Object> details) {
+		int deadLettersOffset, List<DeadLetterDescriptor> deadLetters,
+		Map<String, Object> details) implements OperationResponseBody {
 
 }

@@ -2,6 +2,8 @@ package io.github.workqueue.autoconfigure.actuate;
 
 import java.util.Map;
 
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+
 /**
  * All queues.
  *
@@ -10,6 +12,6 @@ import java.util.Map;
  * clock (the clock of the samples in {@code recent}): the dashboard draws each chart's
  * latest point at it
  */
-public record QueuesDescriptor(Map<String, QueueDescriptor> queues, long time) {
+public record QueuesDescriptor(Map<String, QueueDescriptor> queues, long time) implements OperationResponseBody {
 
 }

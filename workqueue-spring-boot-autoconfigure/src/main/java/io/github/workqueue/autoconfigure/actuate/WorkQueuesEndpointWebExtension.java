@@ -6,6 +6,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
@@ -84,7 +85,8 @@ public class WorkQueuesEndpointWebExtension {
 	 * @param queues the queues that exist
 	 * @param actions the actions a write takes
 	 */
-	public record ErrorDescriptor(String error, List<String> queues, List<String> actions) {
+	public record ErrorDescriptor(String error, List<String> queues,
+			List<String> actions) implements OperationResponseBody {
 
 	}
 
