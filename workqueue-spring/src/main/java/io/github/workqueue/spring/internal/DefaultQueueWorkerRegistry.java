@@ -42,7 +42,9 @@ import io.github.workqueue.core.Clock;
  *
  * <p>
  * <b>Concurrency.</b> Registration happens on the thread that refreshes the context;
- * lifecycle methods are synchronized; lookups are safe from any thread.
+ * lifecycle state changes under this object's monitor; the wait for the workers at stop
+ * runs outside it (on the caller's thread, or on a thread of its own with a callback);
+ * lookups are safe from any thread.
  */
 public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLifecycle {
 
@@ -178,9 +180,48 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 	 * {@link QueueWorkerOptions#shutdownTimeout()}.
 	 */
 	@Override
-	public synchronized void stop() {
-		if (!this.running) {
+	public void stop() {
+		List<DefaultQueueWorkerContainer> all = initiateStop();
+		if (all != null) {
+			awaitStopped(all, System.nanoTime() + this.options.shutdownTimeout().toNanos());
+		}
+	}
+
+	/**
+	 * Shuts every queue down at once, and waits for them on a thread of its own, telling
+	 * the lifecycle processor when they are done: Spring waits for that at most
+	 * {@code spring.lifecycle.timeout-per-shutdown-phase} (30 s by default) before it
+	 * goes on closing the context, so the drain ends at the earlier of that and
+	 * {@link QueueWorkerOptions#shutdownTimeout()}. Keys still running when the context
+	 * goes on are reported by their queues' shutdown as unfinished.
+	 */
+	@Override
+	public void stop(Runnable callback) {
+		List<DefaultQueueWorkerContainer> all = initiateStop();
+		if (all == null) {
+			callback.run();
 			return;
+		}
+		long deadline = System.nanoTime() + this.options.shutdownTimeout().toNanos();
+		Thread waiter = new Thread(() -> {
+			try {
+				awaitStopped(all, deadline);
+			}
+			finally {
+				callback.run();
+			}
+		}, "workqueue-shutdown");
+		waiter.setDaemon(true);
+		waiter.start();
+	}
+
+	/**
+	 * Stops taking keys on every queue, once.
+	 * @return the containers to wait for, or {@code null} if not running
+	 */
+	private synchronized @Nullable List<DefaultQueueWorkerContainer> initiateStop() {
+		if (!this.running) {
+			return null;
 		}
 		this.running = false;
 		this.stopped = true;
@@ -188,9 +229,12 @@ public class DefaultQueueWorkerRegistry implements QueueWorkerRegistry, SmartLif
 			this.keepAlive.interrupt();
 			this.keepAlive = null;
 		}
-		Collection<DefaultQueueWorkerContainer> all = this.containers.values();
+		List<DefaultQueueWorkerContainer> all = List.copyOf(this.containers.values());
 		all.forEach(DefaultQueueWorkerContainer::initiateShutdown);
-		long deadline = System.nanoTime() + this.options.shutdownTimeout().toNanos();
+		return all;
+	}
+
+	private static void awaitStopped(List<DefaultQueueWorkerContainer> all, long deadline) {
 		try {
 			for (DefaultQueueWorkerContainer container : all) {
 				container.awaitShutdown(deadline);
