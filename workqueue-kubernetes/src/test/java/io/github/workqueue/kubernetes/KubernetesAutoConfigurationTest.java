@@ -58,6 +58,27 @@ class KubernetesAutoConfigurationTest {
 	}
 
 	@Test
+	void theAutoConfigurationShouldBeDescribedForBootsEarlyFiltering() throws java.io.IOException {
+		java.util.Properties metadata = new java.util.Properties();
+		try (java.io.InputStream in = getClass().getClassLoader()
+			.getResourceAsStream("META-INF/spring-autoconfigure-metadata.properties")) {
+			assertThat(in).isNotNull();
+			metadata.load(in);
+		}
+		assertThat(metadata.getProperty(WorkQueueKubernetesAutoConfiguration.class.getName() + ".ConditionalOnClass"))
+			.isEqualTo("io.fabric8.kubernetes.client.KubernetesClient");
+	}
+
+	@Test
+	void theHealthIndicatorShouldBeSwitchedOffLikeBootsOwn() {
+		this.runner.withBean(KubernetesClient.class, () -> server.createClient())
+			.withPropertyValues("workqueue.kubernetes.informers.configmaps.api-version=v1",
+					"workqueue.kubernetes.informers.configmaps.kind=ConfigMap",
+					"management.health.kubernetes-informers.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean("kubernetesInformersHealthIndicator"));
+	}
+
+	@Test
 	void aRetryBackoffThatIsNotPositiveShouldFailStartupNamingTheProperty() {
 		this.runner.withBean(KubernetesClient.class, () -> server.createClient())
 			.withPropertyValues("workqueue.kubernetes.informers.configmaps.api-version=v1",

@@ -60,6 +60,10 @@ class ConfigurationMetadataTest {
 		assertThat(
 				JsonPath.<List<Object>>read(metadata, "$.properties[?(@.name == 'workqueue.keep-alive')].defaultValue"))
 			.containsExactly(true);
+		// Refused at startup, so an IDE marks it as an error before the application runs.
+		assertThat(JsonPath.<List<Object>>read(metadata,
+				"$.properties[?(@.name == 'workqueue.defaults.item-type')].deprecation.level"))
+			.containsExactly("error");
 	}
 
 	@Test

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -11,14 +12,16 @@ import org.springframework.context.annotation.Configuration;
 import io.github.workqueue.kubernetes.internal.KubernetesInformers;
 
 /**
- * The informers in the health ({@code kubernetesInformers}) and in Micrometer, when those
- * are on the class path.
+ * The informers in the health ({@code kubernetesInformers}, off with
+ * {@code management.health.kubernetes-informers.enabled=false} like Spring Boot's own
+ * indicators) and in Micrometer, when those are on the class path.
  */
 @Configuration(proxyBeanMethods = false)
 final class KubernetesObservabilityConfiguration {
 
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(HealthIndicator.class)
+	@ConditionalOnEnabledHealthIndicator("kubernetes-informers")
 	static final class Health {
 
 		@Bean
