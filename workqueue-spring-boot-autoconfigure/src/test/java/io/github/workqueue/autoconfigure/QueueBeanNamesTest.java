@@ -1,5 +1,7 @@
 package io.github.workqueue.autoconfigure;
 
+import java.time.Duration;
+
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -10,13 +12,15 @@ import org.springframework.context.annotation.Configuration;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.WorkQueue;
 import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
+import io.github.workqueue.spring.QueueWorkerOptions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A bean of the application's with a queue's name: a queue of its own replaces the
- * configured one; anything else fails startup saying which bean and how to fix it,
- * instead of leaving the queue out without a word.
+ * Beans of the application's that stand where the starter's would: a bean with a queue's
+ * name (a queue of its own replaces the configured one; anything else fails startup
+ * saying which bean and how to fix it, instead of leaving the queue out without a word),
+ * and the workers' options.
  */
 class QueueBeanNamesTest {
 
@@ -42,6 +46,14 @@ class QueueBeanNamesTest {
 			assertThat(context).hasNotFailed();
 			assertThat(context.getBean("orders")).isSameAs(context.getBean(OwnQueue.class).queue);
 		});
+	}
+
+	@Test
+	void aQueueWorkerOptionsBeanShouldReplaceTheOptionsFromProperties() {
+		QueueWorkerOptions own = new QueueWorkerOptions(Duration.ofSeconds(3), false, false);
+		this.runner.withBean(QueueWorkerOptions.class, () -> own)
+			.withPropertyValues("workqueue.shutdown.timeout=45s")
+			.run((context) -> assertThat(context).getBean(QueueWorkerOptions.class).isSameAs(own));
 	}
 
 	static class Orders {

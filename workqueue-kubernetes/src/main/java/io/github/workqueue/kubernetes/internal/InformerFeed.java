@@ -13,7 +13,6 @@ import java.util.function.Predicate;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -50,9 +49,8 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 
 	private final String resource;
 
-	private final String kind;
-
-	private final String group;
+	/** The keys of an owned object's owners of the watched kind. */
+	private final OwnerKeys ownerKeys;
 
 	private final RateLimitingQueue<Object> queue;
 
@@ -73,11 +71,6 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 
 	/** The priority of keys from an informer's first list and from resyncs. */
 	private final int listPriority;
-
-	/**
-	 * Whether objects of the watched kind live in namespaces (the owners' keys say so).
-	 */
-	private final boolean namespaced;
 
 	private final WatchOutages outages;
 
@@ -103,10 +96,8 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 		this.queueName = queueName;
 		this.resource = apiVersion + " " + kind;
 		this.listPriority = listPriority;
-		this.namespaced = namespaced;
 		this.outages = new WatchOutages(queueName, this.resource);
-		this.kind = kind;
-		this.group = groupOf(apiVersion);
+		this.ownerKeys = new OwnerKeys(apiVersion, kind, namespaced);
 		this.queue = queue;
 		this.events = List.copyOf(events);
 		this.updates = updates;
@@ -136,7 +127,7 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 			SharedIndexInformer<GenericKubernetesResource> informer = operations.apply(namespace).runnableInformer(0);
 			informer.itemStore(new OwnerReferencesStore());
 			informer.exceptionHandler(this.outages);
-			informer.addEventHandler(new Mapped<GenericKubernetesResource>(this::ownerKeys));
+			informer.addEventHandler(new MappedEvents<GenericKubernetesResource>(this.ownerKeys, this::add));
 			this.owned.add(informer);
 		}
 	}
@@ -173,7 +164,7 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 		String namespace : this.informers.keySet()) {
 			SharedIndexInformer<O> informer = operations.apply(namespace).runnableInformer(0);
 			informer.exceptionHandler(this.outages);
-			informer.addEventHandler(new Mapped<>(keys));
+			informer.addEventHandler(new MappedEvents<O>(keys, this::add));
 			this.owned.add(informer);
 		}
 	}
@@ -373,11 +364,6 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 		this.queue.add(key);
 	}
 
-	private static String groupOf(String apiVersion) {
-		int slash = apiVersion.indexOf('/');
-		return (slash < 0) ? "" : apiVersion.substring(0, slash);
-	}
-
 	/**
 	 * The watched resource's handler, one per informer. Events reach it one at a time, in
 	 * order: the first list's adds between {@code onBeforeList} and {@code onList}, then
@@ -443,58 +429,6 @@ public final class InformerFeed<T extends HasMetadata> implements KubernetesList
 			return Objects.equals(before.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion());
 		}
 
-	}
-
-	/**
-	 * An owned or otherwise watched resource's handler: every change (create, update:
-	 * both states, delete) adds the keys its object maps to.
-	 */
-	private final class Mapped<O extends HasMetadata> implements ResourceEventHandler<O> {
-
-		private final Function<O, Collection<ObjectKey>> keys;
-
-		Mapped(Function<O, Collection<ObjectKey>> keys) {
-			this.keys = keys;
-		}
-
-		@Override
-		public void onAdd(O object) {
-			add(object);
-		}
-
-		@Override
-		public void onUpdate(O before, O after) {
-			add(before);
-			add(after);
-		}
-
-		@Override
-		public void onDelete(O object, boolean finalStateUnknown) {
-			add(object);
-		}
-
-		private void add(O object) {
-			for (ObjectKey key : this.keys.apply(object)) {
-				InformerFeed.this.add(key);
-			}
-		}
-
-	}
-
-	/**
-	 * The keys of an owned object's controlling owner of the watched kind and group: the
-	 * owned object's namespace with the owner's name (the name alone for a cluster-scoped
-	 * kind).
-	 */
-	private Collection<ObjectKey> ownerKeys(HasMetadata object) {
-		List<ObjectKey> keys = new ArrayList<>(1);
-		for (OwnerReference owner : object.getMetadata().getOwnerReferences()) {
-			if (Boolean.TRUE.equals(owner.getController()) && this.kind.equals(owner.getKind())
-					&& this.group.equals(groupOf(owner.getApiVersion()))) {
-				keys.add(new ObjectKey(this.namespaced ? object.getMetadata().getNamespace() : null, owner.getName()));
-			}
-		}
-		return keys;
 	}
 
 }

@@ -14,14 +14,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
-import io.fabric8.kubernetes.client.dsl.MixedOperation;
-import io.fabric8.kubernetes.client.dsl.Resource;
-import io.fabric8.kubernetes.client.dsl.internal.OperationSupport;
-import io.fabric8.kubernetes.client.utils.Utils;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -31,9 +25,6 @@ import org.springframework.context.SmartLifecycle;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.kubernetes.KubernetesController;
 import io.github.workqueue.kubernetes.WorkQueueKubernetesProperties;
-import io.github.workqueue.kubernetes.WorkQueueKubernetesProperties.Informer;
-import io.github.workqueue.kubernetes.WorkQueueKubernetesProperties.Owned;
-import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
 import io.github.workqueue.spring.QueueWorkerContainer;
 import io.github.workqueue.spring.QueueWorkerRegistry;
 import io.github.workqueue.spring.internal.DefaultQueueWorkerRegistry;
@@ -128,18 +119,10 @@ public final class KubernetesInformers implements SmartLifecycle, AutoCloseable 
 		this.drain = new WorkDrain(this::containers, properties.getLeaderElection().getOnOverrun(),
 				() -> Runtime.getRuntime().halt(1));
 		WorkQueueKubernetesProperties.LeaderElection election = properties.getLeaderElection();
-		if (election.isEnabled()) {
-			validate(election);
-		}
-		positive("workqueue.kubernetes.max-retry-backoff", properties.getMaxRetryBackoff());
+		KubernetesSettingsCheck.check(properties);
 		this.informerClient = BoundedClients.forInformers(client, properties.getMaxRetryBackoff());
 		try {
-			properties.getInformers()
-				.forEach((queueName, informer) -> this.feeds.put(queueName,
-						feed(this.informerClient, queueName, informer, queues.apply(queueName))));
-			for (KubernetesController<?> controller : controllers) {
-				control(this.informerClient, properties, controller);
-			}
+			this.feeds.putAll(InformerFeeds.build(this.informerClient, properties, queues, controllers));
 		}
 		catch (RuntimeException ex) {
 			this.informerClient.close();
@@ -148,149 +131,6 @@ public final class KubernetesInformers implements SmartLifecycle, AutoCloseable 
 		this.feeds.keySet().forEach((queueName) -> workers.startHeld(queueName, HOLD));
 		this.election = election.isEnabled() ? new LeaderElection(client, election, applicationName, new Listener())
 				: null;
-	}
-
-	/**
-	 * Refuses durations with which a deposed replica could still run keys when another
-	 * takes over: the renew deadline (when it notices) plus the clocks' skew must come
-	 * before the lease duration (when the Lease may pass).
-	 */
-	private static void validate(WorkQueueKubernetesProperties.LeaderElection election) {
-		String prefix = "workqueue.kubernetes.leader-election.";
-		positive(prefix + "lease-duration", election.getLeaseDuration());
-		positive(prefix + "renew-deadline", election.getRenewDeadline());
-		positive(prefix + "retry-period", election.getRetryPeriod());
-		if (election.getMaxClockSkew().isNegative()) {
-			throw InvalidWorkQueueConfigurationException.forProperty(prefix + "max-clock-skew",
-					election.getMaxClockSkew(), "must not be negative", "Set it to 0 or more, such as 1s.");
-		}
-		Duration window = election.getLeaseDuration()
-			.minus(election.getRenewDeadline())
-			.minus(election.getMaxClockSkew());
-		if ((window.isNegative() || window.isZero())) {
-			throw InvalidWorkQueueConfigurationException.forProperty(prefix + "lease-duration",
-					election.getLeaseDuration(),
-					"leaves no time for a replica that lost the Lease to end its keys: lease-duration ("
-							+ election.getLeaseDuration() + ") must exceed renew-deadline ("
-							+ election.getRenewDeadline() + ") plus max-clock-skew (" + election.getMaxClockSkew()
-							+ ")",
-					"Raise lease-duration or lower renew-deadline; the difference, less max-clock-skew, is how long "
-							+ "keys in flight may still run after the last renewal's deadline (15s, 10s, 1s by default)");
-		}
-		if (election.getRenewDeadline().toMillis() * 5 <= election.getRetryPeriod().toMillis() * 6) {
-			throw InvalidWorkQueueConfigurationException.forProperty(prefix + "renew-deadline",
-					election.getRenewDeadline(),
-					"must exceed 1.2 times retry-period (" + election.getRetryPeriod()
-							+ "), as client-go requires: the leader must get more than one try to renew",
-					"Lower retry-period or raise renew-deadline.");
-		}
-	}
-
-	private static void positive(String property, Duration value) {
-		if ((value.isNegative() || value.isZero())) {
-			throw InvalidWorkQueueConfigurationException.forProperty(property, value, "must be positive",
-					"Set a positive duration.");
-		}
-	}
-
-	private static InformerFeed<? extends HasMetadata> feed(KubernetesClient client, String queueName,
-			Informer informer, RateLimitingQueue<Object> queue) {
-		String path = "workqueue.kubernetes.informers." + queueName;
-		Class<? extends HasMetadata> model = informer.getModelClass();
-		InformerFeed<? extends HasMetadata> feed;
-		if (model != null) {
-			feed = typed(client, queueName, informer, model, queue);
-		}
-		else {
-			String apiVersion = required(informer.getApiVersion(), path + ".api-version");
-			String kind = required(informer.getKind(), path + ".kind");
-			MixedOperation<GenericKubernetesResource, ?, ?> resources = client.genericKubernetesResources(apiVersion,
-					kind);
-			boolean namespaced = !(resources instanceof OperationSupport support) || support.isResourceNamespaced();
-			feed = new InformerFeed<>(queueName, apiVersion, kind, informer.getNamespaces(),
-					(namespace) -> selected(scoped(client.genericKubernetesResources(apiVersion, kind), namespace),
-							informer),
-					informer.getResync().toMillis(), List.copyOf(informer.getEvents()), informer.getUpdates(),
-					informer.getListPriority(), namespaced, queue);
-		}
-		for (int i = 0; i < informer.getOwns().size(); i++) {
-			Owned owned = informer.getOwns().get(i);
-			String apiVersion = required(owned.getApiVersion(), path + ".owns[" + i + "].api-version");
-			String kind = required(owned.getKind(), path + ".owns[" + i + "].kind");
-			feed.owns((namespace) -> scoped(client.genericKubernetesResources(apiVersion, kind), namespace));
-		}
-		return feed;
-	}
-
-	/** Adds a controller bean's filter, indexers and watches to its queue's informers. */
-	private void control(KubernetesClient client, WorkQueueKubernetesProperties properties,
-			KubernetesController<?> controller) {
-		String path = "workqueue.kubernetes.informers." + controller.queueName();
-		Informer informer = properties.getInformers().get(controller.queueName());
-		if (informer == null) {
-			throw InvalidWorkQueueConfigurationException.forQueue(controller.queueName(),
-					"the bean " + controller + " adds to an informer that " + path + " does not declare",
-					"Declare the informer of queue '" + controller.queueName() + "' under "
-							+ "workqueue.kubernetes.informers, or name its queue in the bean.");
-		}
-		Class<? extends HasMetadata> type = (informer.getModelClass() != null) ? informer.getModelClass()
-				: GenericKubernetesResource.class;
-		if (!controller.resource().equals(type)) {
-			throw InvalidWorkQueueConfigurationException.forProperty(path + ".model-class", type.getName(),
-					"does not match the resource of the bean " + controller + ", " + controller.resource().getName(),
-					"Give the controller the informer's model class (GenericKubernetesResource with api-version and "
-							+ "kind).");
-		}
-		apply(client, this.feeds.get(controller.queueName()), controller);
-	}
-
-	@SuppressWarnings("unchecked")
-	private static <T extends HasMetadata> void apply(KubernetesClient client, InformerFeed<T> feed,
-			KubernetesController<?> checked) {
-		KubernetesController<T> controller = (KubernetesController<T>) checked;
-		feed.filter(controller::accepts);
-		feed.index(controller.indexers());
-		for (KubernetesController.Watch<?> watch : controller.watches()) {
-			watch(client, feed, watch);
-		}
-	}
-
-	private static <O extends HasMetadata> void watch(KubernetesClient client, InformerFeed<?> feed,
-			KubernetesController.Watch<O> watch) {
-		feed.watches((namespace) -> scoped(client.resources(watch.resource()), namespace), watch.keys());
-	}
-
-	private static <T extends HasMetadata> InformerFeed<T> typed(KubernetesClient client, String queueName,
-			Informer informer, Class<T> model, RateLimitingQueue<Object> queue) {
-		return new InformerFeed<>(queueName, HasMetadata.getApiVersion(model), HasMetadata.getKind(model),
-				informer.getNamespaces(), (namespace) -> selected(scoped(client.resources(model), namespace), informer),
-				informer.getResync().toMillis(), List.copyOf(informer.getEvents()), informer.getUpdates(),
-				informer.getListPriority(), Utils.isResourceNamespaced(model), queue);
-	}
-
-	private static <T extends HasMetadata, L> FilterWatchListDeletable<T, L, Resource<T>> scoped(
-			MixedOperation<T, L, Resource<T>> operation, @Nullable String namespace) {
-		return (namespace != null) ? operation.inNamespace(namespace) : operation.inAnyNamespace();
-	}
-
-	private static <T extends HasMetadata, L> FilterWatchListDeletable<T, L, Resource<T>> selected(
-			FilterWatchListDeletable<T, L, Resource<T>> operation, Informer informer) {
-		FilterWatchListDeletable<T, L, Resource<T>> selected = operation;
-		if (informer.getLabelSelector() != null) {
-			selected = selected.withLabelSelector(informer.getLabelSelector());
-		}
-		if (!informer.getFieldSelector().isEmpty()) {
-			selected = selected.withFields(informer.getFieldSelector());
-		}
-		return selected;
-	}
-
-	private static String required(@Nullable String value, String property) {
-		if (value == null || value.isBlank()) {
-			throw new IllegalStateException("Invalid workqueue configuration: property '" + property
-					+ "' is required (or set model-class instead of api-version and kind)");
-		}
-		return value;
 	}
 
 	/** The informer source of a queue, which is also its lister. */
