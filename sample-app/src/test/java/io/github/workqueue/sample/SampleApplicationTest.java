@@ -111,7 +111,9 @@ class SampleApplicationTest {
 		assertThat(endpoint.body())
 			.containsPattern("\"deployments\":\\{\"backend\":\"memory\",\"depth\":\\d+,\"depthByPriority\":\\{");
 		assertThat(get("/actuator/workqueues/deployments").body()).contains("\"adds\":");
-		assertThat(get("/actuator/health").body()).contains("\"workqueues\":{\"status\":\"UP\"");
+		assertThat(get("/actuator/health").body())
+			.contains("\"workqueues\":{\"components\":{\"audit\":{\"status\":\"UP\"");
+		assertThat(get("/actuator/health/workqueues/deployments").body()).startsWith("{\"status\":\"UP\"");
 	}
 
 	@Test

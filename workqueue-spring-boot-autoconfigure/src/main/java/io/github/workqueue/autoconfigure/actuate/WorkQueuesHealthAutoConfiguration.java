@@ -14,7 +14,7 @@ import io.github.workqueue.spring.QueueWorkerRegistry;
 
 /**
  * The {@code workqueues} health contributor, when Spring Boot's health module is on the
- * classpath, under the component name {@code workqueues};
+ * classpath, under the component name {@code workqueues} with one component per queue;
  * {@code management.health.workqueues.enabled=false} turns it off.
  */
 @AutoConfiguration(after = WorkQueueAutoConfiguration.class)
@@ -24,10 +24,10 @@ import io.github.workqueue.spring.QueueWorkerRegistry;
 public final class WorkQueuesHealthAutoConfiguration {
 
 	@Bean
-	@ConditionalOnMissingBean(name = "workqueuesHealthIndicator")
-	WorkQueuesHealthIndicator workqueuesHealthIndicator(QueueWorkerRegistry workers, WorkQueueRegistry queues,
+	@ConditionalOnMissingBean(name = "workqueuesHealthContributor")
+	WorkQueuesHealthContributor workqueuesHealthContributor(QueueWorkerRegistry workers, WorkQueueRegistry queues,
 			WorkQueuesHealthProperties properties) {
-		return new WorkQueuesHealthIndicator(workers, queues, properties.getStuckThreshold());
+		return new WorkQueuesHealthContributor(workers, queues, properties.getStuckThreshold());
 	}
 
 }

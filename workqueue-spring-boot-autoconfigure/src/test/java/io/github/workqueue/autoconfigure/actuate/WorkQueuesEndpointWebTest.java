@@ -183,7 +183,12 @@ class WorkQueuesEndpointWebTest {
 	void healthShouldIncludeTheWorkQueues() throws Exception {
 		HttpResponse<String> response = get("/actuator/health");
 		assertThat(response.statusCode()).isEqualTo(200);
-		assertThat(response.body()).contains("\"workqueues\":{\"status\":\"UP\"");
+		assertThat(response.body()).contains(
+				"\"workqueues\":{\"components\":{\"idle\":{\"status\":\"UP\"},\"orders\":{\"status\":\"UP\"}},\"status\":\"UP\"}");
+		HttpResponse<String> orders = get("/actuator/health/workqueues/orders");
+		assertThat(orders.statusCode()).isEqualTo(200);
+		assertThat(orders.body()).startsWith("{\"status\":\"UP\"");
+		assertThat(get("/actuator/health/workqueues/nope").statusCode()).isEqualTo(404);
 	}
 
 	private HttpResponse<String> get(String path) throws Exception {

@@ -1,7 +1,6 @@
 package io.github.workqueue.autoconfigure.actuate;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -9,7 +8,11 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthContributor;
+import org.springframework.boot.health.contributor.HealthContributors;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 
@@ -33,10 +36,9 @@ class WorkQueuesHealthTest {
 	@Test
 	void healthShouldBeUpWhileWorkersRun() {
 		this.runner.run((context) -> {
-			Health health = context.getBean(WorkQueuesHealthIndicator.class).health();
+			Health health = orders(context);
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
-			assertThat(queueDetails(health, "orders")).containsEntry("status", "UP")
-				.containsEntry("workers", 1)
+			assertThat(health.getDetails()).containsEntry("workers", 1)
 				.containsEntry("liveWorkers", 1)
 				.containsEntry("replacedWorkers", 0L)
 				.containsEntry("paused", false);
@@ -47,10 +49,9 @@ class WorkQueuesHealthTest {
 	void healthShouldBeDownWhenWorkersStoppedUnexpectedly() {
 		this.runner.withPropertyValues("workqueue.queues.orders.workers=2").run((context) -> {
 			context.getBean(WorkQueueRegistry.class).getQueue("orders").shutDown();
-			WorkQueuesHealthIndicator indicator = context.getBean(WorkQueuesHealthIndicator.class);
-			await().until(() -> indicator.health().getStatus().equals(Status.DOWN));
-			assertThat(queueDetails(indicator.health(), "orders")).containsEntry("status", "DOWN")
-				.containsEntry("problem", "workers stopped unexpectedly: 0 of 2 alive");
+			await().until(() -> orders(context).getStatus().equals(Status.DOWN));
+			assertThat(orders(context).getDetails()).containsEntry("problem",
+					"workers stopped unexpectedly: 0 of 2 alive");
 		});
 	}
 
@@ -60,14 +61,13 @@ class WorkQueuesHealthTest {
 			BlockingWorker worker = context.getBean(BlockingWorker.class);
 			context.getBean(WorkQueueRegistry.class).getOrCreateQueue("orders").add("x");
 			assertThat(worker.started.await(10, TimeUnit.SECONDS)).isTrue();
-			WorkQueuesHealthIndicator indicator = context.getBean(WorkQueuesHealthIndicator.class);
 			FakeClock clock = (FakeClock) context.getBean(Clock.class);
 			clock.step(Duration.ofMinutes(5));
-			assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+			assertThat(orders(context).getStatus()).isEqualTo(Status.UP);
 			clock.step(Duration.ofSeconds(1));
-			Health health = indicator.health();
+			Health health = orders(context);
 			assertThat(health.getStatus()).isEqualTo(Status.DOWN);
-			assertThat(queueDetails(health, "orders")).containsEntry("problem",
+			assertThat(health.getDetails()).containsEntry("problem",
 					"an item has been processing for 301s, over the stuck threshold of PT5M");
 			worker.release.countDown();
 		});
@@ -80,15 +80,24 @@ class WorkQueuesHealthTest {
 			context.getBean(WorkQueueRegistry.class).getOrCreateQueue("orders").add("x");
 			assertThat(worker.started.await(10, TimeUnit.SECONDS)).isTrue();
 			((FakeClock) context.getBean(Clock.class)).step(Duration.ofDays(1));
-			assertThat(context.getBean(WorkQueuesHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP);
+			assertThat(orders(context).getStatus()).isEqualTo(Status.UP);
 			worker.release.countDown();
+		});
+	}
+
+	@Test
+	void everyQueueShouldBeAComponentOfItsOwn() {
+		this.runner.withPropertyValues("workqueue.queues.idle.workers=1").run((context) -> {
+			WorkQueuesHealthContributor contributor = context.getBean(WorkQueuesHealthContributor.class);
+			assertThat(contributor.stream().map(HealthContributors.Entry::name)).containsExactly("idle", "orders");
+			assertThat(contributor.getContributor("nope")).isNull();
 		});
 	}
 
 	@Test
 	void healthIndicatorCanBeDisabled() {
 		this.runner.withPropertyValues("management.health.workqueues.enabled=false")
-			.run((context) -> assertThat(context).doesNotHaveBean(WorkQueuesHealthIndicator.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(WorkQueuesHealthContributor.class));
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -106,11 +115,11 @@ class WorkQueuesHealthTest {
 
 	}
 
-	@SuppressWarnings("unchecked")
-	private static Map<String, Object> queueDetails(Health health, String queue) {
-		Map<String, Object> queues = (Map<String, Object>) health.getDetails().get("queues");
-		assertThat(queues).as("details of every queue").containsKey(queue);
-		return (Map<String, Object>) queues.get(queue);
+	/** The queue's own component: {@code /actuator/health/workqueues/orders}. */
+	private static Health orders(AssertableApplicationContext context) {
+		HealthContributor orders = context.getBean(WorkQueuesHealthContributor.class).getContributor("orders");
+		assertThat(orders).as("the component of queue orders").isInstanceOf(HealthIndicator.class);
+		return ((HealthIndicator) orders).health(true);
 	}
 
 }

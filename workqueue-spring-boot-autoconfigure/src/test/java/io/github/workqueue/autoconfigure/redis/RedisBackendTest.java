@@ -31,7 +31,7 @@ import io.github.workqueue.autoconfigure.actuate.DeadLetterDescriptor;
 import io.github.workqueue.autoconfigure.actuate.InstanceDescriptor;
 import io.github.workqueue.autoconfigure.actuate.QueueDescriptor;
 import io.github.workqueue.autoconfigure.actuate.SharedDescriptor;
-import io.github.workqueue.autoconfigure.actuate.WorkQueuesHealthIndicator;
+import io.github.workqueue.autoconfigure.actuate.WorkQueuesHealthContributor;
 import io.github.workqueue.autoconfigure.WorkQueueRedisAutoConfiguration;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.ratelimit.RateLimiter;
@@ -191,9 +191,9 @@ class RedisBackendTest {
 				container.resume();
 				await().atMost(Duration.ofSeconds(10)).until(() -> workers.seen.size() == 2);
 				assertThat(container.liveWorkers()).isEqualTo(container.workers());
-				WorkQueuesHealthIndicator health = new WorkQueuesHealthIndicator(
+				WorkQueuesHealthContributor health = new WorkQueuesHealthContributor(
 						context.getBean(QueueWorkerRegistry.class), context.getBean(WorkQueueRegistry.class), null);
-				assertThat(health.health(true).getStatus()).isEqualTo(Status.UP);
+				assertThat(queueHealth(health, this.queue).getStatus()).isEqualTo(Status.UP);
 			});
 	}
 
@@ -471,24 +471,22 @@ class RedisBackendTest {
 	void healthShouldBeDownWhileRedisCannotBeReached() {
 		this.runner.withPropertyValues("spring.data.redis.url=redis://127.0.0.1:" + TestRedis.freePort())
 			.run((context) -> {
-				WorkQueuesHealthIndicator health = new WorkQueuesHealthIndicator(
+				WorkQueuesHealthContributor health = new WorkQueuesHealthContributor(
 						context.getBean(QueueWorkerRegistry.class), context.getBean(WorkQueueRegistry.class), null);
-				var result = health.health(true);
+				var result = queueHealth(health, this.queue);
 				assertThat(result.getStatus()).isEqualTo(Status.DOWN);
-				assertThat(result.getDetails().get("queues").toString()).contains(this.queue,
-						"Redis cannot be reached");
+				assertThat(result.getDetails().get("problem").toString()).contains("Redis cannot be reached");
 			});
 	}
 
 	@Test
 	void healthShouldBeDownWhileAQueuesSenderIsStalled() {
 		this.runner.withBean("stalled", RateLimitingQueue.class, RedisBackendTest::stalledQueue).run((context) -> {
-			WorkQueuesHealthIndicator health = new WorkQueuesHealthIndicator(context.getBean(QueueWorkerRegistry.class),
-					context.getBean(WorkQueueRegistry.class), null);
-			var result = health.health(true);
+			WorkQueuesHealthContributor health = new WorkQueuesHealthContributor(
+					context.getBean(QueueWorkerRegistry.class), context.getBean(WorkQueueRegistry.class), null);
+			var result = queueHealth(health, "stalled");
 			assertThat(result.getStatus()).isEqualTo(Status.DOWN);
-			assertThat(result.getDetails().get("queues").toString()).contains("stalled",
-					"has made no progress for 12s");
+			assertThat(result.getDetails().get("problem").toString()).contains("has made no progress for 12s");
 		});
 	}
 
@@ -560,6 +558,12 @@ class RedisBackendTest {
 			}
 		}
 
+	}
+
+	private static org.springframework.boot.health.contributor.Health queueHealth(WorkQueuesHealthContributor health,
+			String queue) {
+		return ((org.springframework.boot.health.contributor.HealthIndicator) health.getContributor(queue))
+			.health(true);
 	}
 
 }
