@@ -64,7 +64,7 @@ public class WorkQueueProperties {
 	public static class QueueProperties {
 
 		/**
-		 * Number of worker threads of the queue's @QueueWorker. Defaults to 1.
+		 * Number of worker threads of the queue's @QueueWorker.
 		 */
 		private @Nullable Integer workers;
 
@@ -96,13 +96,13 @@ public class WorkQueueProperties {
 
 		/**
 		 * Redis queues: how long an instance holds an item without renewing its lease; an
-		 * item held by a crashed instance is delivered again after it. Defaults to 30s.
+		 * item held by a crashed instance is delivered again after it.
 		 */
 		private @Nullable Duration leaseDuration;
 
 		/**
 		 * Redis queues: how many times in a row an item may be delivered again after its
-		 * lease expired before it is parked. Defaults to 5.
+		 * lease expired before it is parked.
 		 */
 		private @Nullable Integer maxRedeliveries;
 
@@ -120,7 +120,7 @@ public class WorkQueueProperties {
 		/**
 		 * Redis queues: whether an instance leases ahead as many items as its workers use
 		 * during a round trip, up to prefetch (true), or always prefetch (false: a fixed
-		 * buffer, which serves slow workers out of order too). Defaults to true.
+		 * buffer, which serves slow workers out of order too).
 		 */
 		private @Nullable Boolean adaptivePrefetch;
 
@@ -135,33 +135,31 @@ public class WorkQueueProperties {
 		 * Redis queues: how many replicas must confirm each add and done before it
 		 * returns (Redis WAIT), so that an acknowledged add or done survives a failover
 		 * to one of them; fewer within replicas-ack-timeout fail the call with
-		 * UnreplicatedWriteException, counted. Defaults to 0 (a write returns once the
-		 * master applied it).
+		 * UnreplicatedWriteException, counted; 0 returns once the master applied it.
 		 */
 		private @Nullable Integer replicasAck;
 
 		/**
 		 * Redis queues: how long an add or done waits for the replicas that replicas-ack
-		 * asks. Defaults to 1s.
+		 * asks.
 		 */
 		private @Nullable Duration replicasAckTimeout;
 
 		/**
-		 * Redis queues: first part of the queue's keys, {prefix:name}. Defaults to
-		 * "workqueue".
+		 * Redis queues: first part of the queue's keys, {prefix:name}.
 		 */
 		private @Nullable String keyPrefix;
 
 		/**
 		 * Redis queues: how many shards the queue is spread over, each on its own Redis
 		 * Cluster master; order is kept within a shard only. Every instance must use the
-		 * same number. Defaults to 1.
+		 * same number.
 		 */
 		private @Nullable Integer shards;
 
 		/**
 		 * Priority of adds that name none (higher leaves first), including the queue's
-		 * retries and requeues of new items. Defaults to 0.
+		 * retries and requeues of new items.
 		 */
 		private @Nullable Integer defaultPriority;
 
@@ -335,44 +333,42 @@ public class WorkQueueProperties {
 
 		/**
 		 * Limiter type: controller (max-of exponential and bucket), exponential,
-		 * fast-slow, bucket, max-of, or bean. Defaults to controller.
+		 * fast-slow, bucket, max-of, or bean.
 		 */
 		private @Nullable String type;
 
 		/**
-		 * First wait of the exponential limiter (exponential, controller). Defaults to
-		 * 5ms.
+		 * First wait of the exponential limiter (exponential, controller).
 		 */
 		private @Nullable Duration baseDelay;
 
 		/**
-		 * Longest wait of the exponential limiter (exponential, controller). Defaults to
-		 * 1000s.
+		 * Longest wait of the exponential limiter (exponential, controller).
 		 */
 		private @Nullable Duration maxDelay;
 
 		/**
-		 * Tokens per second of the overall bucket (bucket, controller). Defaults to 10.
+		 * Tokens per second of the overall bucket (bucket, controller).
 		 */
 		private @Nullable Double qps;
 
 		/**
-		 * Size of the overall bucket (bucket, controller). Defaults to 100.
+		 * Size of the overall bucket (bucket, controller).
 		 */
 		private @Nullable Integer burst;
 
 		/**
-		 * Wait of the first attempts (fast-slow). Defaults to 5ms.
+		 * Wait of the first attempts (fast-slow).
 		 */
 		private @Nullable Duration fastDelay;
 
 		/**
-		 * Wait of the later attempts (fast-slow). Defaults to 10s.
+		 * Wait of the later attempts (fast-slow).
 		 */
 		private @Nullable Duration slowDelay;
 
 		/**
-		 * Number of attempts that wait fast-delay (fast-slow). Defaults to 5.
+		 * Number of attempts that wait fast-delay (fast-slow).
 		 */
 		private @Nullable Integer maxFastAttempts;
 

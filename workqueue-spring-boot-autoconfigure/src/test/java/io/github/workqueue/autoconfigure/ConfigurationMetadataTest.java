@@ -60,6 +60,11 @@ class ConfigurationMetadataTest {
 		assertThat(
 				JsonPath.<List<Object>>read(metadata, "$.properties[?(@.name == 'workqueue.keep-alive')].defaultValue"))
 			.containsExactly(true);
+		// Boot's guideline: the default is the metadata's defaultValue, not a sentence.
+		assertThat(JsonPath.<List<String>>read(metadata,
+				"$.properties[?(@.defaultValue != null && @.description =~ /.*Defaults to.*/)].name"))
+			.as("descriptions that repeat their default")
+			.isEmpty();
 		// Refused at startup, so an IDE marks it as an error before the application runs.
 		assertThat(JsonPath.<List<Object>>read(metadata,
 				"$.properties[?(@.name == 'workqueue.defaults.item-type')].deprecation.level"))

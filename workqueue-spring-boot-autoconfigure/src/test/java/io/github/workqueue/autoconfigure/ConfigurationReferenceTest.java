@@ -99,9 +99,19 @@ class ConfigurationReferenceTest {
 	 */
 	private static Map<String, String> documentedDefaults() throws IOException {
 		Map<String, String> documented = new TreeMap<>();
+		// Only the tables whose first column is "property" (not the beans' table).
+		boolean properties = false;
 		for (String line : Files.readAllLines(Path.of("..", "docs", "configuration.md"))) {
 			Matcher row = ROW.matcher(line);
-			if (!row.matches() || row.group(1).equals("property") || row.group(1).startsWith("---")) {
+			if (!row.matches()) {
+				properties = properties && line.startsWith("|");
+				continue;
+			}
+			if (row.group(1).equals("property") || row.group(1).equals("bean")) {
+				properties = row.group(1).equals("property");
+				continue;
+			}
+			if (!properties || row.group(1).startsWith("---")) {
 				continue;
 			}
 			Matcher name = CODE.matcher(row.group(1));

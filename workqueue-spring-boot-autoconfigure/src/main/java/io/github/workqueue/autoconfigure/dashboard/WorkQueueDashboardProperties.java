@@ -19,8 +19,8 @@ public class WorkQueueDashboardProperties {
 	private boolean enabled;
 
 	/**
-	 * Path of the dashboard. Defaults to "workqueues-dashboard" under the Actuator base
-	 * path (/actuator/workqueues-dashboard).
+	 * Path of the dashboard, from the root; when unset, workqueues-dashboard under the
+	 * Actuator base path (/actuator/workqueues-dashboard).
 	 */
 	private @Nullable String path;
 
