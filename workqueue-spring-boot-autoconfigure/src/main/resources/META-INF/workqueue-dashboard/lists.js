@@ -205,7 +205,7 @@
 				const chosen = count(queue.deadLetterCount) + ' dead letter' + (queue.deadLetterCount === 1 ? '' : 's')
 					+ ' of ' + name + (search ? ' matching “' + search + '”' : '');
 				const payload = (action) => ({ action, item: '*', search, count: queue.deadLetterCount,
-					newest: letters[0].item });
+					newest: letters[0].item, newestAt: letters[0].atMillis });
 				const label = search ? ' the ' + count(queue.deadLetterCount) + ' matching' : ' all '
 					+ count(queue.deadLetterCount);
 				const requeueAll = element('button', { type: 'button', 'data-action': 'requeue-all-dead-letters' },

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 import io.micrometer.core.instrument.Counter;
@@ -169,7 +170,7 @@ public class WorkQueuesEndpoint {
 	}
 
 	public QueueDescriptor changeWorkers(String name, String action, @Nullable String item) {
-		return changeWorkers(name, action, item, null, null, null, null);
+		return changeWorkers(name, action, item, null, null, null, null, null);
 	}
 
 	/**
@@ -181,21 +182,24 @@ public class WorkQueuesEndpoint {
 	 * {@code drop-dead-letter} a dead letter's {@code item}, or with {@code "*"} every
 	 * dead letter that matches {@code search} (all when it is empty), only if they are
 	 * exactly the {@code count} the operator confirmed and the newest of them is still
-	 * {@code newest}: otherwise nothing is changed, and the refusal says how many match
-	 * now.
+	 * {@code newest} (given up at {@code newestAt}, when sent), both required: otherwise
+	 * nothing is changed, and the refusal says how many match now.
 	 * @param name the queue
 	 * @param action what to do
 	 * @param item the parked item or dead letter, or {@code "*"}
 	 * @param search for {@code "*"}: the text the dead letters' items contain (ignoring
 	 * case), or empty for all
 	 * @param count for {@code "*"}: how many dead letters the operator saw match
-	 * @param newest for {@code "*"}: the item of the newest of them, if given
+	 * @param newest for {@code "*"}: the item of the newest of them (required)
+	 * @param newestAt for {@code "*"}: when the newest of them was given up, in
+	 * milliseconds since the epoch, as listed ({@code atMillis}), if known
 	 * @param principal who asks, if known: named as who paused a queue everywhere
 	 * @return the queue, changed
 	 */
 	@WriteOperation
 	public QueueDescriptor changeWorkers(@Selector String name, String action, @Nullable String item,
-			@Nullable String search, @Nullable Integer count, @Nullable String newest, @Nullable Principal principal) {
+			@Nullable String search, @Nullable Integer count, @Nullable String newest, @Nullable Long newestAt,
+			@Nullable Principal principal) {
 		RateLimitingQueue<?> queue = this.queues.getQueue(name);
 		if (queue == null) {
 			throw new InvalidEndpointRequestException("No queue named '" + name + "'", "No such queue");
@@ -206,7 +210,7 @@ public class WorkQueuesEndpoint {
 		}
 		if (verb.equals("requeue-dead-letter") || verb.equals("drop-dead-letter")) {
 			return changeDeadLetters(name, queue, verb.equals("requeue-dead-letter"), item,
-					new BulkChoice(search, count, newest));
+					new BulkChoice(search, count, newest, newestAt));
 		}
 		if (verb.equals("remove")) {
 			return remove(name, queue, item);
@@ -283,7 +287,8 @@ public class WorkQueuesEndpoint {
 	 * What an operator chose for a bulk action on dead letters: those matching a search,
 	 * as many as they saw, the newest of them the one they saw.
 	 */
-	private record BulkChoice(@Nullable String search, @Nullable Integer count, @Nullable String newest) {
+	private record BulkChoice(@Nullable String search, @Nullable Integer count, @Nullable String newest,
+			@Nullable Long newestAt) {
 
 		String filter() {
 			return (this.search == null || this.search.isBlank()) ? "(all of them)"
@@ -330,14 +335,18 @@ public class WorkQueuesEndpoint {
 	 * changed since
 	 */
 	private static List<String> chosen(String name, DeadLetters<?> letters, BulkChoice choice) {
-		if (choice.count() == null) {
-			throw new InvalidEndpointRequestException("Missing \"count\": a bulk action (item \"*\") acts on the "
-					+ "dead letters that match \"search\" (all when it is empty) only if they are as many as "
-					+ "\"count\", the number you confirmed", "Missing count");
+		if (choice.count() == null || (choice.newest() == null && choice.count() > 0)) {
+			throw new InvalidEndpointRequestException("Missing \"" + ((choice.count() == null) ? "count" : "newest")
+					+ "\": a bulk action (item \"*\") acts on the dead letters that match \"search\" (all when "
+					+ "it is empty) only if they are as many as \"count\", the number you confirmed, and the newest "
+					+ "of them is \"newest\", the item you saw first in the list (with \"newestAt\", its atMillis)",
+					"Missing count or newest");
 		}
 		List<DeadLetter> matching = matching(letters.deadLetters(), choice.search());
-		String newest = matching.isEmpty() ? null : matching.get(0).item();
-		boolean sameNewest = choice.newest() == null || choice.newest().equals(newest);
+		DeadLetter first = matching.isEmpty() ? null : matching.get(0);
+		String newest = (first != null) ? first.item() : null;
+		boolean sameNewest = Objects.equals(choice.newest(), newest) && (choice.newestAt() == null || first == null
+				|| first.at() == null || choice.newestAt() == first.at().toEpochMilli());
 		if (matching.size() != choice.count() || !sameNewest) {
 			throw new InvalidEndpointRequestException("Nothing was changed: you confirmed " + choice.count()
 					+ " dead letter(s) of queue '" + name + "' " + choice.filter()

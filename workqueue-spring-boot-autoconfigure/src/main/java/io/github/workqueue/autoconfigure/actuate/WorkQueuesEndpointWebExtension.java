@@ -51,7 +51,7 @@ public class WorkQueuesEndpointWebExtension {
 	@WriteOperation
 	public WebEndpointResponse<Object> changeWorkers(@Selector String name, @Nullable String action,
 			@Nullable String item, @Nullable String search, @Nullable Integer count, @Nullable String newest,
-			@Nullable Principal principal) {
+			@Nullable Long newestAt, @Nullable Principal principal) {
 		if (!this.delegate.hasQueue(name)) {
 			return notFound(name);
 		}
@@ -60,7 +60,7 @@ public class WorkQueuesEndpointWebExtension {
 		}
 		try {
 			return new WebEndpointResponse<>(
-					this.delegate.changeWorkers(name, action, item, search, count, newest, principal));
+					this.delegate.changeWorkers(name, action, item, search, count, newest, newestAt, principal));
 		}
 		catch (InvalidEndpointRequestException ex) {
 			return badRequest(ex.getMessage());

@@ -19,6 +19,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 
 import io.github.workqueue.autoconfigure.WorkQueueRegistry;
 import io.github.workqueue.core.AddOptions;
+import io.github.workqueue.core.DeadLetter;
 import io.github.workqueue.core.DeadLetters;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.spring.QueueWorker;
@@ -105,8 +106,40 @@ class WorkQueuesEndpointWebTest {
 			assertThat(negative.body()).contains("offset");
 		}
 		finally {
-			post("/actuator/workqueues/idle", "{\"action\":\"drop-dead-letter\",\"item\":\"*\"}");
-			post("/actuator/workqueues/idle", "{\"action\":\"drop-dead-letter\",\"item\":\"*\"}");
+			letters.deadLetters().forEach((letter) -> letters.dropDeadLetter(letter.item()));
+		}
+	}
+
+	@Test
+	void aBulkActionShouldBeRefusedWhenTheDeadLettersWereSwappedSinceTheOperatorLooked() throws Exception {
+		@SuppressWarnings("unchecked")
+		DeadLetters<Object> letters = (DeadLetters<Object>) this.workers.getContainer("idle").deadLetters();
+		for (int i = 0; i < 7; i++) {
+			letters.deadLetter("swap-" + i, "gave up: not retryable", 1, null);
+		}
+		try {
+			assertThat(get("/actuator/workqueues/idle").body()).contains("\"deadLetterCount\":7");
+			DeadLetter seen = letters.deadLetters().get(0);
+			// One leaves, one the operator never saw arrives: still seven.
+			letters.dropDeadLetter("swap-2");
+			letters.deadLetter("swap-unseen", "gave up: not retryable", 1, null);
+			String bulk = "{\"action\":\"drop-dead-letter\",\"item\":\"*\",\"search\":\"\",\"count\":7";
+			HttpResponse<String> countOnly = post("/actuator/workqueues/idle", bulk + "}");
+			assertThat(countOnly.statusCode()).isEqualTo(400);
+			assertThat(countOnly.body()).contains("Missing \\\"newest\\\"");
+			HttpResponse<String> swapped = post("/actuator/workqueues/idle",
+					bulk + ",\"newest\":\"" + seen.item() + "\",\"newestAt\":" + seen.at().toEpochMilli() + "}");
+			assertThat(swapped.statusCode()).isEqualTo(400);
+			assertThat(swapped.body()).contains("Nothing was changed", "the newest swap-unseen");
+			assertThat(letters.deadLetters()).hasSize(7).extracting(DeadLetter::item).contains("swap-unseen");
+			DeadLetter now = letters.deadLetters().get(0);
+			HttpResponse<String> confirmed = post("/actuator/workqueues/idle",
+					bulk + ",\"newest\":\"" + now.item() + "\",\"newestAt\":" + now.at().toEpochMilli() + "}");
+			assertThat(confirmed.statusCode()).isEqualTo(200);
+			assertThat(letters.deadLetters()).isEmpty();
+		}
+		finally {
+			letters.deadLetters().forEach((letter) -> letters.dropDeadLetter(letter.item()));
 		}
 	}
 

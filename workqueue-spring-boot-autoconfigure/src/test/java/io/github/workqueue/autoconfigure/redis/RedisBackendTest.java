@@ -389,7 +389,7 @@ class RedisBackendTest {
 				WorkQueuesEndpoint endpoint = new WorkQueuesEndpoint(context.getBean(WorkQueueRegistry.class),
 						context.getBean(QueueWorkerRegistry.class), null);
 				SharedDescriptor paused = endpoint
-					.changeWorkers(this.queue, "pause-everywhere", null, null, null, null, () -> "alice")
+					.changeWorkers(this.queue, "pause-everywhere", null, null, null, null, null, () -> "alice")
 					.shared();
 				assertThat(paused.pausedEverywhere().by()).isEqualTo("alice through the workqueues endpoint");
 				orders.add("x");
@@ -422,15 +422,19 @@ class RedisBackendTest {
 
 			assertThatExceptionOfType(InvalidEndpointRequestException.class)
 				.isThrownBy(() -> endpoint.changeWorkers(this.queue, "drop-dead-letter", "*", "POISON-", 5, newestShown,
-						null))
+						null, null))
 				.withMessageContaining("Nothing was changed")
 				.withMessageContaining(
 						"you confirmed 5 dead letter(s) of queue '" + this.queue + "' matching 'POISON-'")
 				.withMessageContaining("6 match now, the newest poison-6");
 			assertThat(endpoint.queue(this.queue).deadLetterCount()).as("nothing dropped").isEqualTo(7);
 
+			assertThatExceptionOfType(InvalidEndpointRequestException.class).as("a count alone names no set")
+				.isThrownBy(() -> endpoint.changeWorkers(this.queue, "drop-dead-letter", "*", "poison-", 6, null, null,
+						null))
+				.withMessageContaining("Missing \"newest\"");
 			String newest = endpoint.queue(this.queue, "poison-").deadLetters().get(0).item();
-			assertThat(endpoint.changeWorkers(this.queue, "drop-dead-letter", "*", "poison-", 6, newest, null)
+			assertThat(endpoint.changeWorkers(this.queue, "drop-dead-letter", "*", "poison-", 6, newest, null, null)
 				.deadLetterCount()).isOne();
 			assertThat(endpoint.queue(this.queue).deadLetters()).extracting(DeadLetterDescriptor::item)
 				.containsExactly("other-1");
@@ -459,7 +463,7 @@ class RedisBackendTest {
 			assertThatExceptionOfType(InvalidEndpointRequestException.class)
 				.isThrownBy(() -> endpoint.changeWorkers(this.queue, "drop-dead-letter", "*"))
 				.withMessageContaining("Missing \"count\"");
-			assertThat(endpoint.changeWorkers(this.queue, "drop-dead-letter", "*", "", 1, "globex.2", null)
+			assertThat(endpoint.changeWorkers(this.queue, "drop-dead-letter", "*", "", 1, "globex.2", null, null)
 				.deadLetterCount()).isZero();
 			assertThatExceptionOfType(InvalidEndpointRequestException.class)
 				.isThrownBy(() -> endpoint.changeWorkers(this.queue, "drop-dead-letter", "acme.1"))
