@@ -7,8 +7,12 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.URI;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 
 /**
  * A TCP proxy on the loopback between one replica and the mock API server, which puts
@@ -57,6 +61,18 @@ final class FaultProxy implements AutoCloseable {
 
 	int port() {
 		return this.server.getLocalPort();
+	}
+
+	/**
+	 * A client configuration of the mock server that goes through this proxy, with a
+	 * short connection timeout; tests add their own settings.
+	 * @param mock the mock server's client configuration
+	 * @return a builder of the configuration
+	 */
+	ConfigBuilder configThrough(Config mock) {
+		URI master = URI.create(mock.getMasterUrl());
+		return new ConfigBuilder(mock).withMasterUrl(master.getScheme() + "://" + master.getHost() + ":" + port() + "/")
+			.withConnectionTimeout(1000);
 	}
 
 	synchronized void mode(Mode mode) {

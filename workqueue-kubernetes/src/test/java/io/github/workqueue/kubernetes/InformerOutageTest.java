@@ -9,8 +9,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -108,13 +106,7 @@ class InformerOutageTest {
 	}
 
 	private static KubernetesClient through(FaultProxy proxy) {
-		Config mock = client.getConfiguration();
-		URI master = URI.create(mock.getMasterUrl());
-		Config config = new ConfigBuilder(mock)
-			.withMasterUrl(master.getScheme() + "://" + master.getHost() + ":" + proxy.port() + "/")
-			.withConnectionTimeout(1000)
-			.build();
-		return new KubernetesClientBuilder().withConfig(config).build();
+		return new KubernetesClientBuilder().withConfig(proxy.configThrough(client.getConfiguration()).build()).build();
 	}
 
 }

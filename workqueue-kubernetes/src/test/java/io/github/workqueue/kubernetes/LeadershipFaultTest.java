@@ -13,7 +13,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -314,11 +313,7 @@ class LeadershipFaultTest {
 	 * request.
 	 */
 	private static KubernetesClient clientThrough(FaultProxy proxy) {
-		Config mock = client.getConfiguration();
-		URI master = URI.create(mock.getMasterUrl());
-		Config config = new ConfigBuilder(mock)
-			.withMasterUrl(master.getScheme() + "://" + master.getHost() + ":" + proxy.port() + "/")
-			.withConnectionTimeout(1000)
+		Config config = proxy.configThrough(client.getConfiguration())
 			.withWatchReconnectInterval(200)
 			// fabric8 retries a failed request 10 times by default (over about a minute)
 			// before the informer hears of it.
