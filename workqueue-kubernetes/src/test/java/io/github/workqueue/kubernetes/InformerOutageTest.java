@@ -95,6 +95,21 @@ class InformerOutageTest {
 		});
 	}
 
+	@Test
+	void listsRefusedWithAServerErrorShouldEachReachTheInformerAndBeCounted() {
+		// fabric8's HTTP client would retry a 500 itself, up to ten times, uncounted.
+		server.expect()
+			.get()
+			.withPath("/api/v1/namespaces/etcd/configmaps?resourceVersion=0")
+			.andReturn(500, new StatusBuilder().withCode(500).withMessage("etcdserver: request timed out").build())
+			.times(3);
+		informer("etcd").withBean(KubernetesClient.class, () -> server.createClient()).run((context) -> {
+			InformerFeed<?> feed = context.getBean(KubernetesInformers.class).feed("configmaps");
+			await().atMost(Duration.ofSeconds(30)).until(feed::hasSynced);
+			assertThat(feed.failures("server-error")).as("each 500 counted").isEqualTo(3);
+		});
+	}
+
 	private static ApplicationContextRunner informer(String namespace) {
 		return new ApplicationContextRunner()
 			.withConfiguration(

@@ -74,7 +74,7 @@ class KubernetesAutoConfigurationTest {
 		this.runner.withBean(KubernetesClient.class, () -> server.createClient())
 			.withPropertyValues("workqueue.kubernetes.informers.configmaps.api-version=v1",
 					"workqueue.kubernetes.informers.configmaps.kind=ConfigMap",
-					"management.health.kubernetes-informers.enabled=false")
+					"management.health.kubernetesinformers.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean("kubernetesInformersHealthIndicator"));
 	}
 

@@ -13,7 +13,7 @@ import io.github.workqueue.kubernetes.internal.KubernetesInformers;
 
 /**
  * The informers in the health ({@code kubernetesInformers}, off with
- * {@code management.health.kubernetes-informers.enabled=false} like Spring Boot's own
+ * {@code management.health.kubernetesinformers.enabled=false} like Spring Boot's own
  * indicators) and in Micrometer, when those are on the class path.
  */
 @Configuration(proxyBeanMethods = false)
@@ -21,7 +21,7 @@ final class KubernetesObservabilityConfiguration {
 
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(HealthIndicator.class)
-	@ConditionalOnEnabledHealthIndicator("kubernetes-informers")
+	@ConditionalOnEnabledHealthIndicator("kubernetesinformers")
 	static final class Health {
 
 		@Bean
