@@ -335,7 +335,7 @@ public class WorkQueueProperties {
 		 * Limiter type: controller (max-of exponential and bucket), exponential,
 		 * fast-slow, bucket, max-of, or bean.
 		 */
-		private @Nullable String type;
+		private @Nullable RateLimiterType type;
 
 		/**
 		 * First wait of the exponential limiter (exponential, controller).
@@ -388,11 +388,11 @@ public class WorkQueueProperties {
 		 */
 		private List<RateLimiterProperties> limiters = new ArrayList<>();
 
-		public @Nullable String getType() {
+		public @Nullable RateLimiterType getType() {
 			return this.type;
 		}
 
-		public void setType(@Nullable String type) {
+		public void setType(@Nullable RateLimiterType type) {
 			this.type = type;
 		}
 

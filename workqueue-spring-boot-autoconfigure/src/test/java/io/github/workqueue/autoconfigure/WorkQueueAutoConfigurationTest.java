@@ -236,9 +236,33 @@ class WorkQueueAutoConfigurationTest {
 	void unknownLimiterTypeShouldFailListingTheKnownTypes() {
 		assertFailure("workqueue.queues.orders.rate-limiter.type=leaky",
 				"Invalid workqueue configuration: property 'workqueue.queues.orders.rate-limiter.type' (value: leaky) "
-						+ "is not a known rate limiter type.",
+						+ "is not one of its values.",
 				"Set workqueue.queues.orders.rate-limiter.type to one of: controller, exponential, fast-slow, bucket, "
 						+ "max-of, bean.");
+	}
+
+	@Test
+	void unknownBackendShouldFailListingTheBackends() {
+		assertFailure("workqueue.defaults.backend=mongo",
+				"Invalid workqueue configuration: property 'workqueue.defaults.backend' (value: mongo) "
+						+ "is not one of its values.",
+				"Set workqueue.defaults.backend to one of: memory, redis.");
+	}
+
+	@Test
+	void limiterTypesShouldBindInAnyCaseWithDashesOrUnderscores() {
+		this.runner
+			.withPropertyValues("workqueue.queues.a.rate-limiter.type=FAST_SLOW",
+					"workqueue.queues.b.rate-limiter.type=max-of",
+					"workqueue.queues.b.rate-limiter.limiters[0].type=Bucket")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				WorkQueueProperties properties = context.getBean(WorkQueueProperties.class);
+				assertThat(properties.getQueues().get("a").getRateLimiter().getType())
+					.isEqualTo(RateLimiterType.FAST_SLOW);
+				assertThat(properties.getQueues().get("b").getRateLimiter().getLimiters().get(0).getType())
+					.isEqualTo(RateLimiterType.BUCKET);
+			});
 	}
 
 	@Test

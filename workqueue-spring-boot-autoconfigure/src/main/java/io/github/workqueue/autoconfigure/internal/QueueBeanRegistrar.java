@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -17,11 +18,13 @@ import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.properties.bind.AbstractBindHandler;
 import org.springframework.boot.context.properties.bind.BindContext;
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
@@ -136,8 +139,14 @@ public class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar, Enviro
 			}
 
 		};
-		WorkQueueProperties properties = Binder.get(environment)
-			.bindOrCreate("workqueue", Bindable.of(WorkQueueProperties.class), recording);
+		WorkQueueProperties properties;
+		try {
+			properties = Binder.get(environment)
+				.bindOrCreate("workqueue", Bindable.of(WorkQueueProperties.class), recording);
+		}
+		catch (BindException ex) {
+			throw notOneOfItsValues(ex);
+		}
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
 			if (source instanceof IterableConfigurationPropertySource iterable) {
 				iterable.stream()
@@ -152,6 +161,25 @@ public class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar, Enviro
 			}
 		}
 		return properties;
+	}
+
+	/**
+	 * A value that is none of an enum property's ({@code backend},
+	 * {@code rate-limiter.type}) as an error that names the property and lists the values
+	 * as they are written; any other binding failure as it is.
+	 */
+	private static RuntimeException notOneOfItsValues(BindException ex) {
+		Class<?> type = ex.getTarget().getType().resolve();
+		ConfigurationProperty property = ex.getProperty();
+		if (type == null || !type.isEnum() || property == null) {
+			return ex;
+		}
+		String values = Arrays.stream(type.getEnumConstants())
+			.map((constant) -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-'))
+			.collect(Collectors.joining(", "));
+		return InvalidWorkQueueConfigurationException.forProperty(property.getName().toString(),
+				String.valueOf(property.getValue()), "is not one of its values",
+				"Set " + property.getName() + " to one of: " + values + ".");
 	}
 
 	/**

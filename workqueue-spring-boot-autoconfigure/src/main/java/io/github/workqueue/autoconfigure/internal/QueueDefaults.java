@@ -2,6 +2,7 @@ package io.github.workqueue.autoconfigure.internal;
 
 import java.time.Duration;
 
+import io.github.workqueue.autoconfigure.RateLimiterType;
 import io.github.workqueue.autoconfigure.WorkQueueProperties.Backend;
 
 /**
@@ -19,7 +20,7 @@ public final class QueueDefaults {
 
 	public static final int WORKERS = 1;
 
-	public static final String RATE_LIMITER_TYPE = "controller";
+	public static final RateLimiterType RATE_LIMITER_TYPE = RateLimiterType.CONTROLLER;
 
 	public static final Duration BASE_DELAY = Duration.ofMillis(5);
 

@@ -9,6 +9,7 @@ import java.util.function.Predicate;
 
 import org.jspecify.annotations.Nullable;
 
+import io.github.workqueue.autoconfigure.RateLimiterType;
 import io.github.workqueue.autoconfigure.WorkQueueProperties;
 import io.github.workqueue.autoconfigure.WorkQueueProperties.Backend;
 import io.github.workqueue.autoconfigure.WorkQueueProperties.QueueProperties;
@@ -196,19 +197,12 @@ public final class QueueSettingsResolver {
 	private RateLimiterSpec resolveLimiter(RateLimiterProperties own, String path, boolean inheritsType) {
 		RateLimiterProperties defaults = this.properties.getDefaults().getRateLimiter();
 		String defaultsPath = DEFAULTS_PATH + ".rate-limiter";
-		String typeValue = (own.getType() != null) ? own.getType() : inheritsType
+		RateLimiterType type = (own.getType() != null) ? own.getType() : inheritsType
 				? ((defaults.getType() != null) ? defaults.getType() : QueueDefaults.RATE_LIMITER_TYPE) : null;
-		if (typeValue == null) {
+		if (type == null) {
 			throw InvalidWorkQueueConfigurationException.forProperty(path + ".type", "none",
 					"is required for each limiter of max-of",
 					"Set " + path + ".type to one of: " + RateLimiterType.allValues() + ".");
-		}
-		RateLimiterType type = RateLimiterType.parse(typeValue);
-		if (type == null) {
-			String where = where(own.getType(), path, defaultsPath);
-			throw InvalidWorkQueueConfigurationException.forProperty(where + ".type", typeValue,
-					"is not a known rate limiter type",
-					"Set " + where + ".type to one of: " + RateLimiterType.allValues() + ".");
 		}
 		boolean typeInherited = own.getType() == null;
 		Duration baseDelay = pick(own.getBaseDelay(), defaults.getBaseDelay(), QueueDefaults.BASE_DELAY);

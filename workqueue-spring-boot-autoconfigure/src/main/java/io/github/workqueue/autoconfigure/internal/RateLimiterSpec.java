@@ -5,6 +5,8 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import io.github.workqueue.autoconfigure.RateLimiterType;
+
 /**
  * A validated rate limiter description with every inherited value filled in; what
  * {@link RateLimiterFactory} builds from.

@@ -6,6 +6,7 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
+import io.github.workqueue.autoconfigure.RateLimiterType;
 import io.github.workqueue.autoconfigure.WorkQueueProperties.Backend;
 import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
 

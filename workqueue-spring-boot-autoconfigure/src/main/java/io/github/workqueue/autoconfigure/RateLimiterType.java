@@ -1,4 +1,4 @@
-package io.github.workqueue.autoconfigure.internal;
+package io.github.workqueue.autoconfigure;
 
 import java.util.Arrays;
 import java.util.Locale;
@@ -7,7 +7,9 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The values of {@code rate-limiter.type}.
+ * The values of {@code rate-limiter.type}, written in configuration in lower case with
+ * dashes ({@code fast-slow}, {@code max-of}); Spring Boot binds any case and underscores
+ * too.
  */
 public enum RateLimiterType {
 
@@ -38,21 +40,10 @@ public enum RateLimiterType {
 	}
 
 	/**
-	 * Parses a configured value, ignoring case and accepting underscores for dashes.
-	 * @param value the configured value
-	 * @return the type, or null if none matches
+	 * Every value as written in configuration.
+	 * @return the values, comma-separated, in declaration order
 	 */
-	static @Nullable RateLimiterType parse(String value) {
-		String normalized = value.trim().toLowerCase(Locale.ROOT).replace('_', '-');
-		for (RateLimiterType type : values()) {
-			if (type.propertyValue().equals(normalized)) {
-				return type;
-			}
-		}
-		return null;
-	}
-
-	static String allValues() {
+	public static String allValues() {
 		return Arrays.stream(values()).map(RateLimiterType::propertyValue).collect(Collectors.joining(", "));
 	}
 
