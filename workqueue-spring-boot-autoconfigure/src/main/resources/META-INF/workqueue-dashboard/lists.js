@@ -91,7 +91,8 @@
 					element('tr', { 'data-instance': instance.holder,
 						class: instance.notSeen ? 'expired' : '' },
 					element('td', { class: 'item' }, instance.holder + (instance.holder === shared.instance ? ' (this instance)' : '')),
-					element('td', { 'data-field': 'instance-workers' }, instance.paused ? 'paused' : 'taking'),
+					element('td', { 'data-field': 'instance-workers' }, shared.pausedEverywhere ? 'paused everywhere'
+						: (instance.paused ? 'paused' : 'taking')),
 					element('td', { class: 'num' }, count(instance.inFlight)),
 					element('td', { class: 'num' }, count(instance.waitingInGet)),
 					element('td', { class: 'num' }, count(instance.leasedAhead)),

@@ -275,23 +275,29 @@ final class SharedQueueView {
 					redis.pausedEverywhere()
 						.map((pause) -> new PauseDescriptor(pause.by(), pause.since().toEpochMilli()))
 						.orElse(null),
-					redis.instances().stream().map((instance) -> instance(instance, leasesByHolder)).toList());
+					redis.instances()
+						.stream()
+						.map((instance) -> instance(instance, leasesByHolder, redis.pausedEverywhere().isPresent()))
+						.toList());
 			return new Reading(shared, redis.lenByPriority(), redis.lenByFairnessKey(), redis.deadLetters(),
 					stats.deadLetters());
 		}
 
 		/**
 		 * An instance as its heartbeat says; one not seen lately holds only the leases
-		 * Redis still has for it, and waits for nothing.
+		 * Redis still has for it, and waits for nothing. While the queue is paused
+		 * everywhere every instance takes nothing, whatever its own pause says.
 		 */
-		private static InstanceDescriptor instance(QueueInstance instance, Map<String, Long> leasesByHolder) {
+		private static InstanceDescriptor instance(QueueInstance instance, Map<String, Long> leasesByHolder,
+				boolean pausedEverywhere) {
+			boolean paused = instance.paused() || pausedEverywhere;
 			double lastSeen = seconds(Duration.between(instance.lastSeen(), Instant.now()));
 			if (lastSeen > InstanceDescriptor.NOT_SEEN_SECONDS) {
 				int held = leasesByHolder.getOrDefault(instance.holder(), 0L).intValue();
-				return new InstanceDescriptor(instance.holder(), held, 0, 0, instance.paused(), lastSeen, true);
+				return new InstanceDescriptor(instance.holder(), held, 0, 0, paused, lastSeen, true);
 			}
 			return new InstanceDescriptor(instance.holder(), instance.inFlight(), instance.waitingInGet(),
-					instance.leasedAhead(), instance.paused(), lastSeen, false);
+					instance.leasedAhead(), paused, lastSeen, false);
 		}
 
 		private static LeaseDescriptor lease(InFlightItem item) {

@@ -394,6 +394,11 @@ class RedisBackendTest {
 				assertThat(paused.pausedEverywhere().by()).isEqualTo("alice through the workqueues endpoint");
 				orders.add("x");
 				assertThat(other.get(Duration.ofMillis(300))).as("another instance takes nothing").isEmpty();
+				await().atMost(Duration.ofSeconds(5))
+					.untilAsserted(() -> assertThat(endpoint.queue(this.queue).shared().instances())
+						.as("every instance, as the list says it")
+						.hasSizeGreaterThanOrEqualTo(2)
+						.allMatch(InstanceDescriptor::paused));
 				assertThat(endpoint.changeWorkers(this.queue, "resume-everywhere", null).shared().pausedEverywhere())
 					.isNull();
 				assertThat(other.get(Duration.ofSeconds(5))).contains("x");
