@@ -356,6 +356,13 @@ class DashboardBrowserTest {
 				.until(() -> browser.text(state).equals("paused everywhere"));
 			assertThat(browser.text("[data-queue=deployments] [data-field=paused-by]"))
 				.contains("anonymous through the workqueues endpoint");
+			// Both instances (the sample's and the other) say so in the instances list.
+			await().ignoreExceptions()
+				.atMost(Duration.ofSeconds(10))
+				.until(() -> browser.findAll("[data-queue=deployments] [data-field=instance-workers]")
+					.stream()
+					.map((cell) -> cell.getAttribute("textContent"))
+					.toList(), (cells) -> cells.size() >= 2 && cells.stream().allMatch("paused everywhere"::equals));
 			other.add("acme.held");
 			assertThat(other.get(Duration.ofMillis(500))).as("another instance takes nothing").isEmpty();
 			await().ignoreExceptions()
