@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 
 import io.micrometer.core.instrument.Counter;
@@ -210,7 +209,7 @@ public class WorkQueuesEndpoint {
 		}
 		if (verb.equals("requeue-dead-letter") || verb.equals("drop-dead-letter")) {
 			return changeDeadLetters(name, queue, verb.equals("requeue-dead-letter"), item,
-					new BulkChoice(search, count, newest, newestAt));
+					new DeadLetterChoice(search, count, newest, newestAt));
 		}
 		if (verb.equals("remove")) {
 			return remove(name, queue, item);
@@ -284,25 +283,11 @@ public class WorkQueuesEndpoint {
 	}
 
 	/**
-	 * What an operator chose for a bulk action on dead letters: those matching a search,
-	 * as many as they saw, the newest of them the one they saw.
-	 */
-	private record BulkChoice(@Nullable String search, @Nullable Integer count, @Nullable String newest,
-			@Nullable Long newestAt) {
-
-		String filter() {
-			return (this.search == null || this.search.isBlank()) ? "(all of them)"
-					: "matching '" + this.search.strip() + "'";
-		}
-
-	}
-
-	/**
 	 * Requeues or drops a dead letter, or, when the item is {@code "*"}, exactly the dead
-	 * letters the operator chose ({@link BulkChoice}), or none.
+	 * letters the operator chose ({@link DeadLetterChoice}), or none.
 	 */
 	private QueueDescriptor changeDeadLetters(String name, RateLimitingQueue<?> queue, boolean requeue,
-			@Nullable String item, BulkChoice choice) {
+			@Nullable String item, DeadLetterChoice choice) {
 		QueueWorkerContainer container = this.workers.getContainer(name);
 		DeadLetters<?> letters = (container != null) ? container.deadLetters()
 				: (queue instanceof DeadLetters<?> own) ? own : null;
@@ -316,7 +301,7 @@ public class WorkQueuesEndpoint {
 					"Missing \"item\": send a dead letter's item as listed in deadLetters, or \"*\" for all",
 					"Missing item");
 		}
-		List<String> items = item.equals("*") ? chosen(name, letters, choice) : List.of(item);
+		List<String> items = item.equals("*") ? choice.chosen(name, letters) : List.of(item);
 		boolean any = false;
 		for (String one : items) {
 			any |= requeue ? letters.requeueDeadLetter(one) : letters.dropDeadLetter(one);
@@ -326,35 +311,6 @@ public class WorkQueuesEndpoint {
 					"Item '" + item + "' is not a dead letter of queue '" + name + "'", "Not a dead letter");
 		}
 		return describe(name, queue, null);
-	}
-
-	/**
-	 * The dead letters a bulk action acts on: every one that matches the search, if they
-	 * are as many as the operator confirmed and the newest is the one they saw.
-	 * @throws InvalidEndpointRequestException if the count is missing or the dead letters
-	 * changed since
-	 */
-	private static List<String> chosen(String name, DeadLetters<?> letters, BulkChoice choice) {
-		if (choice.count() == null || (choice.newest() == null && choice.count() > 0)) {
-			throw new InvalidEndpointRequestException("Missing \"" + ((choice.count() == null) ? "count" : "newest")
-					+ "\": a bulk action (item \"*\") acts on the dead letters that match \"search\" (all when "
-					+ "it is empty) only if they are as many as \"count\", the number you confirmed, and the newest "
-					+ "of them is \"newest\", the item you saw first in the list (with \"newestAt\", its atMillis)",
-					"Missing count or newest");
-		}
-		List<DeadLetter> matching = matching(letters.deadLetters(), choice.search());
-		DeadLetter first = matching.isEmpty() ? null : matching.get(0);
-		String newest = (first != null) ? first.item() : null;
-		boolean sameNewest = Objects.equals(choice.newest(), newest) && (choice.newestAt() == null || first == null
-				|| first.at() == null || choice.newestAt() == first.at().toEpochMilli());
-		if (matching.size() != choice.count() || !sameNewest) {
-			throw new InvalidEndpointRequestException("Nothing was changed: you confirmed " + choice.count()
-					+ " dead letter(s) of queue '" + name + "' " + choice.filter()
-					+ ((choice.newest() != null) ? ", the newest " + choice.newest() : "") + "; " + matching.size()
-					+ " match now" + ((newest != null) ? ", the newest " + newest : "") + ". Look at the list again.",
-					"Dead letters changed");
-		}
-		return matching.stream().map(DeadLetter::item).toList();
 	}
 
 	private QueueDescriptor changeParked(String name, RateLimitingQueue<?> queue, boolean requeue,
@@ -391,8 +347,8 @@ public class WorkQueuesEndpoint {
 		List<RateSample> recent = (since != null && this.recentRates != null) ? this.recentRates.since(name, since)
 				: null;
 		if (reading == null) {
-			List<DeadLetter> letters = matching((container != null) ? container.deadLetters().deadLetters() : List.of(),
-					search);
+			List<DeadLetter> letters = DeadLetterChoice
+				.matching((container != null) ? container.deadLetters().deadLetters() : List.of(), search);
 			return new QueueDescriptor("memory", queue.len(), queue.lenByPriority(), queue.lenByFairnessKey(),
 					queue.waitingLen(), queue.isShuttingDown(), count("workqueue.adds", name), completions(name),
 					count("workqueue.retries", name), queue.rateLimiter().toString(), workers, null, recent,
@@ -402,7 +358,7 @@ public class WorkQueuesEndpoint {
 		// marked,
 		// while Redis does not answer).
 		SharedDescriptor shared = reading.shared();
-		List<DeadLetter> letters = matching(reading.deadLetters(), search);
+		List<DeadLetter> letters = DeadLetterChoice.matching(reading.deadLetters(), search);
 		long deadLetterCount = searched ? letters.size() : Math.max(letters.size(), reading.deadLetterCount());
 		return new QueueDescriptor("redis", intOrNull(shared.queued()), reading.depthByPriority(),
 				reading.depthByFairnessKey(), intOrNull(shared.waiting()), queue.isShuttingDown(),
@@ -418,14 +374,6 @@ public class WorkQueuesEndpoint {
 		Map<String, Object> details = new TreeMap<>();
 		this.contributors.forEach((contributor) -> details.putAll(contributor.details(name)));
 		return details;
-	}
-
-	private static List<DeadLetter> matching(List<DeadLetter> letters, @Nullable String search) {
-		if (search == null || search.isBlank()) {
-			return letters;
-		}
-		String wanted = search.strip().toLowerCase(Locale.ROOT);
-		return letters.stream().filter((letter) -> letter.item().toLowerCase(Locale.ROOT).contains(wanted)).toList();
 	}
 
 	/** A page of dead letters, as the endpoint lists them. */
