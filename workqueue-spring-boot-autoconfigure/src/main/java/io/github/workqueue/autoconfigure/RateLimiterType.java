@@ -1,11 +1,5 @@
 package io.github.workqueue.autoconfigure;
 
-import java.util.Arrays;
-import java.util.Locale;
-import java.util.stream.Collectors;
-
-import org.jspecify.annotations.Nullable;
-
 /**
  * The values of {@code rate-limiter.type}, written in configuration in lower case with
  * dashes ({@code fast-slow}, {@code max-of}); Spring Boot binds any case and underscores
@@ -30,21 +24,5 @@ public enum RateLimiterType {
 
 	/** A RateLimiter bean. */
 	BEAN;
-
-	/**
-	 * Returns the value as written in configuration.
-	 * @return the lower-case, dashed name
-	 */
-	public String propertyValue() {
-		return name().toLowerCase(Locale.ROOT).replace('_', '-');
-	}
-
-	/**
-	 * Every value as written in configuration.
-	 * @return the values, comma-separated, in declaration order
-	 */
-	public static String allValues() {
-		return Arrays.stream(values()).map(RateLimiterType::propertyValue).collect(Collectors.joining(", "));
-	}
 
 }

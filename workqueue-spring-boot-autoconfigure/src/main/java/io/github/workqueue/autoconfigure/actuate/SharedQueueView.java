@@ -269,15 +269,17 @@ final class SharedQueueView {
 			List<LeaseDescriptor> leases = redis.inFlight().stream().map(Redis::lease).toList();
 			Map<String, Long> leasesByHolder = leases.stream()
 				.collect(Collectors.groupingBy(LeaseDescriptor::holder, Collectors.counting()));
+			// One read of the pause (a script call) for the card and every instance's
+			// row.
+			PauseDescriptor pausedEverywhere = redis.pausedEverywhere()
+				.map((pause) -> new PauseDescriptor(pause.by(), pause.since().toEpochMilli()))
+				.orElse(null);
 			SharedDescriptor shared = new SharedDescriptor(redis.holder(), redis.shards(), stats.queued(),
 					stats.waiting(), stats.inFlight(), stats.redeliveries(), stats.rejectedDones(), leases,
-					redis.parked(), null, null,
-					redis.pausedEverywhere()
-						.map((pause) -> new PauseDescriptor(pause.by(), pause.since().toEpochMilli()))
-						.orElse(null),
+					redis.parked(), null, null, pausedEverywhere,
 					redis.instances()
 						.stream()
-						.map((instance) -> instance(instance, leasesByHolder, redis.pausedEverywhere().isPresent()))
+						.map((instance) -> instance(instance, leasesByHolder, pausedEverywhere != null))
 						.toList());
 			return new Reading(shared, redis.lenByPriority(), redis.lenByFairnessKey(), redis.deadLetters(),
 					stats.deadLetters());

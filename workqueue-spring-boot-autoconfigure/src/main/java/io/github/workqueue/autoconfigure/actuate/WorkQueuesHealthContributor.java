@@ -53,6 +53,9 @@ public class WorkQueuesHealthContributor implements CompositeHealthContributor {
 
 	private final SharedQueueView sharedView = new SharedQueueView();
 
+	/** How long the queues of one reading are answered from it. */
+	private final long passNanos;
+
 	/** The queues of the last reading not asked yet; guarded by this. */
 	private final Map<String, Health> unasked = new HashMap<>();
 
@@ -61,9 +64,16 @@ public class WorkQueuesHealthContributor implements CompositeHealthContributor {
 
 	public WorkQueuesHealthContributor(QueueWorkerRegistry workers, WorkQueueRegistry queues,
 			@Nullable Duration stuckThreshold) {
+		this(workers, queues, stuckThreshold, PASS);
+	}
+
+	/** With another pass length, for tests that must not depend on the wall clock. */
+	WorkQueuesHealthContributor(QueueWorkerRegistry workers, WorkQueueRegistry queues,
+			@Nullable Duration stuckThreshold, Duration pass) {
 		this.workers = workers;
 		this.queues = queues;
 		this.stuckThreshold = stuckThreshold;
+		this.passNanos = pass.toNanos();
 	}
 
 	@Override
@@ -89,7 +99,7 @@ public class WorkQueuesHealthContributor implements CompositeHealthContributor {
 	/** One queue's health, from the pass's reading or a new one. */
 	synchronized Health health(String name) {
 		Health left = this.unasked.remove(name);
-		if (left != null && System.nanoTime() - this.readAt < PASS.toNanos()) {
+		if (left != null && System.nanoTime() - this.readAt < this.passNanos) {
 			return left;
 		}
 		this.readAt = System.nanoTime();

@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -174,12 +173,9 @@ public class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar, Enviro
 		if (type == null || !type.isEnum() || property == null) {
 			return ex;
 		}
-		String values = Arrays.stream(type.getEnumConstants())
-			.map((constant) -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-'))
-			.collect(Collectors.joining(", "));
 		return InvalidWorkQueueConfigurationException.forProperty(property.getName().toString(),
 				String.valueOf(property.getValue()), "is not one of its values",
-				"Set " + property.getName() + " to one of: " + values + ".");
+				"Set " + property.getName() + " to one of: " + EnumValues.of(type) + ".");
 	}
 
 	/**

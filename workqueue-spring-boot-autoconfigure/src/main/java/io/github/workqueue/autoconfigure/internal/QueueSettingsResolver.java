@@ -202,7 +202,7 @@ public final class QueueSettingsResolver {
 		if (type == null) {
 			throw InvalidWorkQueueConfigurationException.forProperty(path + ".type", "none",
 					"is required for each limiter of max-of",
-					"Set " + path + ".type to one of: " + RateLimiterType.allValues() + ".");
+					"Set " + path + ".type to one of: " + EnumValues.of(RateLimiterType.class) + ".");
 		}
 		boolean typeInherited = own.getType() == null;
 		Duration baseDelay = pick(own.getBaseDelay(), defaults.getBaseDelay(), QueueDefaults.BASE_DELAY);

@@ -19,6 +19,7 @@ import org.springframework.context.annotation.Configuration;
 import io.github.workqueue.autoconfigure.WorkQueueAutoConfiguration;
 import io.github.workqueue.autoconfigure.WorkQueueRegistry;
 import io.github.workqueue.spring.QueueWorker;
+import io.github.workqueue.spring.QueueWorkerRegistry;
 import io.github.workqueue.core.Clock;
 import io.github.workqueue.core.FakeClock;
 
@@ -83,6 +84,26 @@ class WorkQueuesHealthTest {
 			assertThat(orders(context).getStatus()).isEqualTo(Status.UP);
 			worker.release.countDown();
 		});
+	}
+
+	@Test
+	void theQueuesOfOnePassShouldBeAnsweredFromOneReadingAndAQueueAskedAgainReadAfresh() {
+		this.runner.withPropertyValues("workqueue.queues.idle.workers=1", "workqueue.health.stuck-threshold=5m")
+			.run((context) -> {
+				BlockingWorker worker = context.getBean(BlockingWorker.class);
+				context.getBean(WorkQueueRegistry.class).getOrCreateQueue("orders").add("x");
+				assertThat(worker.started.await(10, TimeUnit.SECONDS)).isTrue();
+				WorkQueuesHealthContributor contributor = new WorkQueuesHealthContributor(
+						context.getBean(QueueWorkerRegistry.class), context.getBean(WorkQueueRegistry.class),
+						Duration.ofMinutes(5), Duration.ofHours(1));
+				assertThat(contributor.health("idle").getStatus()).isEqualTo(Status.UP);
+				((FakeClock) context.getBean(Clock.class)).step(Duration.ofMinutes(6));
+				assertThat(contributor.health("orders").getStatus()).as("answered from the pass's reading")
+					.isEqualTo(Status.UP);
+				assertThat(contributor.health("orders").getStatus()).as("asked again: read afresh")
+					.isEqualTo(Status.DOWN);
+				worker.release.countDown();
+			});
 	}
 
 	@Test
