@@ -89,6 +89,21 @@ class RedisQueueMetricsTest {
 		b.shutDown();
 	}
 
+	@Test
+	void everyReadOfTheStatsShouldSetTheDeadLetterGaugeNotOnlyTheLeaseRenewers() {
+		String name = TestRedis.uniqueName("metrics");
+		// A lease renewed (and the figures read) every 10 minutes: only reads set them.
+		RedisQueue<String> a = measured(name).leaseDuration(Duration.ofMinutes(30)).build(ItemCodec.strings());
+		a.deadLetter("gone", "gave up", 3, null);
+		a.deadLetter("also gone", "gave up", 3, null);
+		assertThat(a.stats().deadLetters()).isEqualTo(2);
+		assertThat(this.gauges.get(SharedFigure.DEAD_LETTERS.name())).isEqualTo(2.0);
+		assertThat(a.dropDeadLetter(a.deadLetters().get(0).item())).isTrue();
+		assertThat(a.deadLetterCount()).isEqualTo(1);
+		assertThat(this.gauges.get(SharedFigure.DEAD_LETTERS.name())).as("the read after the drop").isEqualTo(1.0);
+		a.shutDown();
+	}
+
 	/**
 	 * Instance a, recording its metrics, with a short lease: the shared figures are read
 	 * every 100 ms.

@@ -182,6 +182,99 @@ class RedisRestartTest {
 		quick.shutdown();
 	}
 
+	/**
+	 * A worker blocked in {@code get} across an outage long enough for every backoff to
+	 * reach its longest (6 s) is served within about a second of Redis answering, and the
+	 * outage's end is known as soon: no retry step of seconds holds either back, and
+	 * nothing is logged above WARNING (a lease renewal cancelled by the lost connection
+	 * is part of the outage, not an error).
+	 */
+	@Test
+	void aWorkerBlockedAcrossAnOutageShouldBeServedWithinAboutASecondOfRedisAnswering() throws Exception {
+		java.util.logging.Logger logger = java.util.logging.Logger.getLogger(RedisQueue.class.getName());
+		List<java.util.logging.LogRecord> severe = new java.util.concurrent.CopyOnWriteArrayList<>();
+		java.util.logging.Handler handler = new java.util.logging.Handler() {
+			@Override
+			public void publish(java.util.logging.LogRecord record) {
+				if (record.getLevel().intValue() > java.util.logging.Level.WARNING.intValue()) {
+					severe.add(record);
+				}
+			}
+
+			@Override
+			public void flush() {
+			}
+
+			@Override
+			public void close() {
+			}
+		};
+		logger.addHandler(handler);
+		RedisClient quick = RedisClient.create(RedisURI.builder()
+			.withHost("127.0.0.1")
+			.withPort(this.port)
+			.withTimeout(Duration.ofSeconds(2))
+			.build());
+		RedisQueue<String> queue = RedisQueue.builder(RedisQueueConnection.of(quick), "restart-served")
+			.holder("a")
+			.leaseDuration(Duration.ofSeconds(15))
+			.build(ItemCodec.strings());
+		try {
+			queue.add("held");
+			String held = queue.get(Duration.ofSeconds(5)).orElseThrow();
+			CompletableFuture<Long> served = CompletableFuture.supplyAsync(() -> {
+				try {
+					queue.get(Duration.ofSeconds(60)).orElseThrow();
+					return System.nanoTime();
+				}
+				catch (InterruptedException ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+			this.server.stop();
+			long stopped = System.nanoTime();
+			while (queue.unreachableSince().isEmpty() && System.nanoTime() - stopped < TimeUnit.SECONDS.toNanos(20)) {
+				Thread.sleep(20);
+			}
+			assertThat(queue.unreachableSince()).as("the outage known").isPresent();
+			Thread.sleep(6000);
+			this.server = start(this.port, this.data);
+			long restarted = System.nanoTime();
+			this.client.connect().sync().lpush("ignored", "x"); // Redis answers now
+			RedisQueue<String> producer = RedisQueue.builder(RedisQueueConnection.of(this.client), "restart-served")
+				.holder("b")
+				.build(ItemCodec.strings());
+			producer.add("after");
+			long outageKnownEnded = -1;
+			while (System.nanoTime() - restarted < TimeUnit.SECONDS.toNanos(30)) {
+				if (queue.unreachableSince().isEmpty()) {
+					outageKnownEnded = System.nanoTime();
+					break;
+				}
+				Thread.sleep(10);
+			}
+			Duration servedAfter = Duration.ofNanos(served.get(30, TimeUnit.SECONDS) - restarted);
+			Duration knownAfter = Duration.ofNanos(outageKnownEnded - restarted);
+			System.out.println(
+					"Redis down 6 s after the outage was known: the blocked worker was served " + servedAfter.toMillis()
+							+ " ms and the outage known ended " + knownAfter.toMillis() + " ms after the restart");
+			assertThat(outageKnownEnded).as("the outage ended for the queue").isPositive();
+			// The longest backoff is 250 ms; the bound leaves room for a busy machine.
+			assertThat(servedAfter).as("the worker served").isLessThan(Duration.ofMillis(2000));
+			assertThat(knownAfter).as("the outage known ended").isLessThan(Duration.ofMillis(2000));
+			assertThat(severe).extracting(java.util.logging.LogRecord::getMessage)
+				.as("nothing logged above WARNING")
+				.isEmpty();
+			queue.done(held);
+			producer.shutDown();
+		}
+		finally {
+			logger.removeHandler(handler);
+			queue.shutDown();
+			quick.shutdown();
+		}
+	}
+
 	/** Adds at three priorities over four tenants, one add raising a queued item. */
 	private static void addEach(RateLimitingQueue<String> queue) {
 		queue.add("a/1");

@@ -1,15 +1,20 @@
 package io.github.workqueue.redis.internal;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.api.StatefulConnection;
 
 /**
@@ -22,7 +27,11 @@ import io.lettuce.core.api.StatefulConnection;
  * <p>
  * Thread-safe. The threads are daemons named {@code workqueue-redis-helper-N}, made when
  * a connect starts and ended after a minute unused; a connect that Lettuce never ends
- * keeps its thread, and whoever waited for it has given up at the bound.
+ * keeps its thread, and whoever waited for it has given up at the bound. Once
+ * {@link #close closed} no connect starts, and the close waits (bounded) for those under
+ * way: a connect that ended after the application shut the client's event loops down
+ * would fail there with Netty's errors. The monitor guards {@code running} and
+ * {@code closed}, and is never held across a connect.
  */
 final class Connector {
 
@@ -39,6 +48,11 @@ final class Connector {
 
 	private final Duration bound;
 
+	/** The connects under way. */
+	private final List<CompletableFuture<?>> running = new ArrayList<>();
+
+	private boolean closed;
+
 	/**
 	 * @param connect Lettuce's blocking connect
 	 * @param bound how long a caller waits for a connection at most
@@ -50,7 +64,41 @@ final class Connector {
 
 	/** Starts a connect; the future ends with the connection or the connect's failure. */
 	CompletableFuture<StatefulConnection<String, String>> connect() {
-		return CompletableFuture.supplyAsync(this.connect, CONNECTS);
+		CompletableFuture<StatefulConnection<String, String>> connect;
+		synchronized (this) {
+			if (this.closed) {
+				return CompletableFuture.failedFuture(new RedisConnectionException("the connection was closed"));
+			}
+			connect = CompletableFuture.supplyAsync(this.connect, CONNECTS);
+			this.running.add(connect);
+		}
+		connect.whenComplete((connection, failure) -> ended(connect));
+		return connect;
+	}
+
+	private synchronized void ended(CompletableFuture<?> connect) {
+		this.running.remove(connect);
+	}
+
+	/**
+	 * Starts no connect from now on, and waits for those under way to end, at most the
+	 * given time.
+	 */
+	void close(Duration wait) {
+		CompletableFuture<?>[] underWay;
+		synchronized (this) {
+			this.closed = true;
+			underWay = this.running.toArray(CompletableFuture<?>[]::new);
+		}
+		try {
+			CompletableFuture.allOf(underWay).get(wait.toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			// A failed connect has ended; one still under way keeps its thread (above).
+		}
 	}
 
 	/**

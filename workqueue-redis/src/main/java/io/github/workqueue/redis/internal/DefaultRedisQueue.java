@@ -134,7 +134,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 		this.pauses = new QueueWidePauses(this.name, this.link, this.shards, this::now);
 		this.failures = new SharedFailures(this.link, this.shards, LimiterSpec.of(settings.rateLimiter()), this::now);
 		this.shutdown = new InstanceShutdown<>(this.name, this.batcher, this.held, this.heartbeats,
-				new LeaseReturns(this.name, this.link, this.shards, this::now), this::stopRenewals);
+				new LeaseReturns(this.name, this.link, this.shards, this::now), this.outage, this::stopRenewals);
 		this.adds = new RedisAdds<>(
 				new RedisAdds.Setup<>(this.name, this.codec, metrics, this.defaultPriority, settings.fairness()),
 				this.batcher,
@@ -387,7 +387,11 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	@Override
 	public RedisQueueStats stats() {
 		this.batcher.awaitDonesAsked();
-		return this.views.stats();
+		RedisQueueStats stats = this.views.stats();
+		if (this.metrics != null) {
+			this.metrics.stats(stats);
+		}
+		return stats;
 	}
 
 	@Override

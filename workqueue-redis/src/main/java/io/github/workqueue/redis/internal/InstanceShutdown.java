@@ -37,6 +37,8 @@ final class InstanceShutdown<T> {
 
 	private final LeaseReturns returns;
 
+	private final OutageLog outage;
+
 	private final Runnable stopRenewals;
 
 	private volatile boolean shuttingDown;
@@ -48,16 +50,19 @@ final class InstanceShutdown<T> {
 	private long shutDownCalls;
 
 	/**
+	 * @param outage whether Redis is known to be down: then no lease is given back at
+	 * shutdown (the request would only wait for its timeout)
 	 * @param stopRenewals stops renewing this instance's leases, once none is held or the
 	 * drain ends
 	 */
 	InstanceShutdown(String name, Batcher batcher, HeldLeases<T> held, InstanceHeartbeats heartbeats,
-			LeaseReturns returns, Runnable stopRenewals) {
+			LeaseReturns returns, OutageLog outage, Runnable stopRenewals) {
 		this.name = name;
 		this.batcher = batcher;
 		this.held = held;
 		this.heartbeats = heartbeats;
 		this.returns = returns;
+		this.outage = outage;
 		this.stopRenewals = stopRenewals;
 	}
 
@@ -137,13 +142,21 @@ final class InstanceShutdown<T> {
 
 	/**
 	 * Gives back leases at shutdown: their items are queued again at once, and a later
-	 * {@code done} of such an item changes nothing.
+	 * {@code done} of such an item changes nothing. While Redis is known to be down none
+	 * is sent: the items come back when their leases expire, as after a crash.
 	 */
 	void release(List<HeldLease> leases) {
 		leases.forEach((lease) -> {
 			lease.givenBack = true;
 			lease.outcome.complete(DoneResult.REJECTED);
 		});
+		if (this.outage.since().isPresent()) {
+			// Within the shutdown's bound: a request now would wait its whole timeout.
+			logger.log(Level.WARNING, "workqueue '" + this.name + "': did not give back " + leases.size()
+					+ " leases at shutdown because Redis cannot be reached; their items come back when the leases "
+					+ "expire");
+			return;
+		}
 		try {
 			long released = this.returns.giveBack(leases.stream().map((lease) -> lease.encoded).toList(),
 					leases.stream().map((lease) -> lease.token).toList());

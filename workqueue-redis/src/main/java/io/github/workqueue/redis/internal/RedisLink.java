@@ -62,6 +62,9 @@ public final class RedisLink implements AutoCloseable {
 	 */
 	static final long REPLACEMENT_WAIT_MILLIS = 200;
 
+	/** How long {@link #close()} waits for the connects under way to end. */
+	private static final Duration CONNECTS_AT_CLOSE = Duration.ofSeconds(1);
+
 	/**
 	 * Written under this object's monitor, which is never held across I/O or a wait; read
 	 * without it to ask whether it is open.
@@ -487,7 +490,8 @@ public final class RedisLink implements AutoCloseable {
 
 	/**
 	 * Closes the connection, after waiting (at most {@link #requestBoundNanos()} in all)
-	 * for the requests that queues sent without waiting.
+	 * for the requests that queues sent without waiting; no connect starts from then on,
+	 * and those under way are waited for up to {@link #CONNECTS_AT_CLOSE}.
 	 */
 	@Override
 	public void close() {
@@ -500,6 +504,9 @@ public final class RedisLink implements AutoCloseable {
 			this.closed = true;
 			open = this.shared;
 		}
+		// Before the application shuts the client down: a connect that ended after
+		// that (a reconnect during an outage) would fail on its stopped event loop.
+		this.connector.close(CONNECTS_AT_CLOSE);
 		if (open != null) {
 			open.close();
 		}

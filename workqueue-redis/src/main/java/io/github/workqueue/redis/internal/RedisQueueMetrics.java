@@ -21,7 +21,8 @@ import io.github.workqueue.redis.RedisQueueStats;
  * work. Queue-wide figures come from {@code RedisQueue.stats()} and, per priority, from
  * {@code lenByPriority()}. Thread-safe as the provider's metrics are, except
  * {@link #shared(RedisQueueStats, SortedMap)}, which one thread calls (the lease
- * renewer's).
+ * renewer's): it alone adds per-priority gauges. {@link #stats(RedisQueueStats)} may be
+ * called from any thread.
  */
 public final class RedisQueueMetrics {
 
@@ -135,16 +136,27 @@ public final class RedisQueueMetrics {
 	 * @param depthByPriority ready items per priority, only priorities that have some
 	 */
 	void shared(RedisQueueStats stats, SortedMap<Integer, Integer> depthByPriority) {
+		stats(stats);
 		this.shared.get(SharedFigure.DEPTH).set(depthByPriority.values().stream().mapToLong(Integer::longValue).sum());
+		depthByPriority.keySet()
+			.forEach((priority) -> this.depthByPriority.computeIfAbsent(priority,
+					(asked) -> this.provider.newSharedDepthMetric(this.name, asked)));
+		this.depthByPriority.forEach((priority, gauge) -> gauge.set(depthByPriority.getOrDefault(priority, 0)));
+	}
+
+	/**
+	 * Sets the queue-wide figures the stats give (all but the depth), from any read of
+	 * them, so that the gauges agree with the last figures anyone on this instance read
+	 * (the endpoint's, after a drop of dead letters) and not only with the lease
+	 * renewer's. Each gauge holds the value of whichever read set it last.
+	 * @param stats the queue-wide figures
+	 */
+	void stats(RedisQueueStats stats) {
 		this.shared.get(SharedFigure.WAITING).set(stats.waiting());
 		this.shared.get(SharedFigure.IN_FLIGHT).set(stats.inFlight());
 		this.shared.get(SharedFigure.PARKED).set(stats.parked());
 		this.shared.get(SharedFigure.REDELIVERIES).set(stats.redeliveries());
 		this.shared.get(SharedFigure.DEAD_LETTERS).set(stats.deadLetters());
-		depthByPriority.keySet()
-			.forEach((priority) -> this.depthByPriority.computeIfAbsent(priority,
-					(asked) -> this.provider.newSharedDepthMetric(this.name, asked)));
-		this.depthByPriority.forEach((priority, gauge) -> gauge.set(depthByPriority.getOrDefault(priority, 0)));
 	}
 
 	void unfinished(long totalNanos, long longestNanos) {

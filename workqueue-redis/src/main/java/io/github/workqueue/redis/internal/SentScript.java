@@ -166,6 +166,11 @@ final class SentScript<R> {
 				catch (ExecutionException ex) {
 					throw (ex.getCause() instanceof RedisException redis) ? redis : new RedisException(ex.getCause());
 				}
+				catch (CancellationException ex) {
+					// Lettuce cancels the commands of a connection it resets or that is
+					// replaced while they wait: an outage like any other, not a bug.
+					throw new RedisException("the request was cancelled: its connection to Redis was lost", ex);
+				}
 				catch (TimeoutException ex) {
 					reply.cancel(false);
 					throw new RedisCommandTimeoutException("Command timed out after " + timeout);

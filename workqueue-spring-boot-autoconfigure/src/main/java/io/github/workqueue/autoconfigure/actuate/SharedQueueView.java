@@ -266,6 +266,10 @@ final class SharedQueueView {
 		static Reading read(RateLimitingQueue<?> queue) {
 			RedisQueue<?> redis = (RedisQueue<?>) queue;
 			RedisQueueStats stats = redis.stats();
+			// The depth is the sum of the same read as its priorities, so that the
+			// figure and its per-priority legend always agree while a backlog drains.
+			Map<Integer, Integer> depthByPriority = redis.lenByPriority();
+			long depth = depthByPriority.values().stream().mapToLong(Integer::longValue).sum();
 			List<LeaseDescriptor> leases = redis.inFlight().stream().map(Redis::lease).toList();
 			Map<String, Long> leasesByHolder = leases.stream()
 				.collect(Collectors.groupingBy(LeaseDescriptor::holder, Collectors.counting()));
@@ -274,14 +278,14 @@ final class SharedQueueView {
 			PauseDescriptor pausedEverywhere = redis.pausedEverywhere()
 				.map((pause) -> new PauseDescriptor(pause.by(), pause.since().toEpochMilli()))
 				.orElse(null);
-			SharedDescriptor shared = new SharedDescriptor(redis.holder(), redis.shards(), stats.queued(),
-					stats.waiting(), stats.inFlight(), stats.redeliveries(), stats.rejectedDones(), leases,
-					redis.parked(), null, null, pausedEverywhere,
+			SharedDescriptor shared = new SharedDescriptor(redis.holder(), redis.shards(), depth, stats.waiting(),
+					stats.inFlight(), stats.redeliveries(), stats.rejectedDones(), leases, redis.parked(), null, null,
+					pausedEverywhere,
 					redis.instances()
 						.stream()
 						.map((instance) -> instance(instance, leasesByHolder, pausedEverywhere != null))
 						.toList());
-			return new Reading(shared, redis.lenByPriority(), redis.lenByFairnessKey(), redis.deadLetters(),
+			return new Reading(shared, depthByPriority, redis.lenByFairnessKey(), redis.deadLetters(),
 					stats.deadLetters());
 		}
 
