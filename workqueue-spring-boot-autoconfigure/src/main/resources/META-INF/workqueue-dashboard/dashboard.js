@@ -4,7 +4,7 @@
 'use strict';
 
 (() => {
-	const { element, seconds, clock, count } = window.workqueueFormat;
+	const { element, seconds, clock, count, estimate } = window.workqueueFormat;
 	const { chart, draw } = window.workqueueCharts;
 	const { read, write } = window.workqueueEndpoint;
 	const body = document.body;
@@ -15,6 +15,8 @@
 	const writes = body.dataset.writes !== 'false';
 	// More dead letters than this is trouble (workqueue.dashboard.dead-letter-threshold).
 	const deadLetterThreshold = body.dataset.deadLetterThreshold ? Number(body.dataset.deadLetterThreshold) : Infinity;
+	// workqueue.dashboard.wait-threshold: ready items that waited this long mark the queue.
+	const waitThresholdSeconds = (Number(body.dataset.waitThresholdMillis) || 10000) / 1000;
 	const main = document.getElementById('queues');
 	const message = document.getElementById('message');
 	const updated = document.getElementById('updated');
@@ -25,7 +27,6 @@
 	const history = new Map();
 	let since = 0;
 	let timer = null;
-	let readFailed = false;
 	// When the page last read the endpoint: figures older than this are stale.
 	let lastRead = null;
 
@@ -49,30 +50,42 @@
 		{ key: 'oldestReadySeconds', label: 'oldest ready', color: '#b45309' },
 	];
 
-	// An error stays until the next read or write that succeeds; a success clears after
-	// a few seconds.
-	let messageTimer;
+	// Where the page answers: the banner at its top, or an element beside a list. A
+	// success clears after 10 s; an error at the first successful read after it, and the
+	// refusal of a write no sooner than 10 s after it appeared, so that it can be read.
+	const ANSWER_MILLIS = 10000;
 
-	function show(text, kind) {
-		clearTimeout(messageTimer);
-		message.textContent = text;
-		message.dataset.kind = kind;
-		message.hidden = false;
+	function show(text, kind, where = message) {
+		clearTimeout(where.answerTimer);
+		where.textContent = text;
+		where.dataset.kind = kind;
+		where.hidden = false;
+		where.shownAt = Date.now();
 		if (kind === 'ok') {
-			messageTimer = setTimeout(() => {
-				message.hidden = true;
-			}, 10000);
+			where.answerTimer = setTimeout(() => {
+				where.hidden = true;
+			}, ANSWER_MILLIS);
 		}
 	}
 
-	// Writes through the endpoint, then says how it went and reads again.
-	async function act(queue, payload, done) {
+	// A read succeeded: the errors it answers clear.
+	function clearErrors() {
+		for (const where of [message, ...document.querySelectorAll('[data-field="dead-letter-answer"]')]) {
+			if (!where.hidden && where.dataset.kind !== 'ok'
+				&& (where.dataset.kind === 'read-error' || Date.now() - where.shownAt >= ANSWER_MILLIS)) {
+				where.hidden = true;
+			}
+		}
+	}
+
+	// Writes through the endpoint, then says how it went (where given) and reads again.
+	async function act(queue, payload, done, where) {
 		const refused = await write(queue, payload);
 		if (refused) {
-			show(refused, 'error');
+			show(refused, 'error', where);
 			return;
 		}
-		show(done, 'ok');
+		show(done, 'ok', where);
 		refresh();
 	}
 
@@ -156,6 +169,7 @@
 			element('details', { open: '', 'data-section': 'dead-letters' }, element('summary', {}, 'Dead letters'),
 				element('input', { type: 'search', class: 'search', placeholder: 'Search by key',
 					'aria-label': 'Search the dead letters by key', 'data-field': 'dead-letter-search' }),
+				element('p', { class: 'answer', 'data-field': 'dead-letter-answer', role: 'status', hidden: '' }),
 				element('div', { 'data-field': 'dead-letter-list' })));
 		const entry = { section, pause, resume, pauseEverywhere, resumeEverywhere, lastLeases: null, lastParked: null,
 			trouble: 0, deadLetterOffset: 0, deadLetterSearch: '' };
@@ -303,6 +317,28 @@
 		return seen.length >= 2 && seen[seen.length - 1] > seen[0];
 	}
 
+	// Whether ready items waited past the wait threshold, by the last sample: the oldest
+	// ready item (memory), or the recent p99 queue wait, an estimate whose bucket may be
+	// open-ended ("> 10 s" counts from its lower end).
+	function waitedTooLong(last, depth) {
+		if (!last) {
+			return null;
+		}
+		// The oldest ready item only while some are ready now: the sample may be older
+		// than the depth read with the figures.
+		if (depth > 0 && last.oldestReadySeconds !== null && last.oldestReadySeconds !== undefined
+			&& last.oldestReadySeconds >= waitThresholdSeconds) {
+			return 'oldest ready waited ' + seconds(last.oldestReadySeconds);
+		}
+		const p99 = last.queueLatencyP99;
+		const known = (p99 !== null && typeof p99 === 'object')
+			? Math.max(p99.value, p99.lower === null || p99.lower === undefined ? 0 : p99.lower) : p99;
+		if (known !== null && known !== undefined && known >= waitThresholdSeconds) {
+			return 'p99 wait ' + estimate(p99);
+		}
+		return null;
+	}
+
 	function trouble(queue, samples, deadLettersGrow) {
 		const shared = queue.shared;
 		const workers = queue.workers;
@@ -326,6 +362,10 @@
 		const paused = (shared && shared.pausedEverywhere) || (workers && workers.paused);
 		if (paused && queue.depth > 0) {
 			return 'paused with a backlog';
+		}
+		const waited = waitedTooLong(samples.length ? samples[samples.length - 1] : null, queue.depth);
+		if (waited) {
+			return waited;
 		}
 		const depths = samples.slice(-6).map((sample) => sample.depth).filter((depth) => depth !== null && depth !== undefined);
 		if (depths.length >= 3 && depths[depths.length - 1] > 0
@@ -384,14 +424,10 @@
 			render(answer.queues, answer.time);
 			lastRead = Date.now();
 			updated.textContent = 'updated ' + clock(lastRead);
-			if (readFailed) {
-				message.hidden = true;
-				readFailed = false;
-			}
+			clearErrors();
 		}
 		catch (error) {
-			show(error.message, 'error');
-			readFailed = true;
+			show(error.message, 'read-error');
 			staleAll();
 		}
 		if (live.checked) {

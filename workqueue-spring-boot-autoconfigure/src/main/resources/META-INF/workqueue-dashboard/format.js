@@ -16,6 +16,16 @@
 		return node;
 	}
 
+	// A key as text that may wrap only after '.', '/', '-', ':' or '_' (never inside a
+	// token), the whole key in its title for when the cell still cuts it.
+	function key(text) {
+		const node = element('span', { class: 'key', title: String(text) });
+		for (const part of String(text).split(/(?<=[./\-:_])/)) {
+			node.append(document.createTextNode(part), document.createElement('wbr'));
+		}
+		return node;
+	}
+
 	function svgElement(tag, attributes) {
 		const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
 		for (const [name, value] of Object.entries(attributes || {})) {
@@ -96,5 +106,5 @@
 			element('tbody', {}, ...rows));
 	}
 
-	window.workqueueFormat = { element, svgElement, seconds, perSecond, clock, count, valueOf, estimate, table };
+	window.workqueueFormat = { element, key, svgElement, seconds, perSecond, clock, count, valueOf, estimate, table };
 })();

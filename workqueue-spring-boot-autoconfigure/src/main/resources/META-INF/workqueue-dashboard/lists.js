@@ -4,13 +4,14 @@
 'use strict';
 
 (() => {
-	const { element, seconds, clock, count, table } = window.workqueueFormat;
+	const { element, key: keyText, seconds, clock, count, table } = window.workqueueFormat;
 	const { read } = window.workqueueEndpoint;
 	// The dead letters listed at a time; older ones are paged.
 	const DEAD_LETTERS_PAGE = 100;
 
-	// act(queue, payload, doneText) writes through the endpoint and says how it went;
-	// writes says whether the page offers actions at all.
+	// act(queue, payload, doneText, where) writes through the endpoint and says how it went
+	// (where, if given, is the element beside the list that answers); writes says whether
+	// the page offers actions at all.
 	function lists(act, writes) {
 		function leases(name, entry, queue) {
 			const target = entry.section.querySelector('[data-field="lease-list"]');
@@ -27,7 +28,7 @@
 				entry.lastLeases = key;
 				target.replaceChildren(items.length === 0 ? element('p', { class: 'empty' }, 'Nothing is being processed.')
 					: table(['Item', 'Processing for', ''], items.map((item) =>
-						element('tr', { 'data-item': item.item }, element('td', { class: 'item' }, item.item),
+						element('tr', { 'data-item': item.item }, element('td', { class: 'item' }, keyText(item.item)),
 							element('td', { class: 'num' }, seconds(item.ageSeconds)), removeCell(name, item.item)))));
 				return;
 			}
@@ -44,7 +45,7 @@
 			}
 			target.replaceChildren(table(['Item', 'Holder', 'Lease age', 'Expires', ''], sorted.map((lease) =>
 				element('tr', { 'data-item': lease.item, class: lease.expiresInSeconds < 0 ? 'expired' : '' },
-					element('td', { class: 'item' }, lease.item),
+					element('td', { class: 'item' }, keyText(lease.item)),
 					element('td', {}, lease.holder + (lease.holder === shared.instance ? ' (this instance)'
 						: (notSeen(shared, lease.holder) ? ' (not seen for ' + (notSeen(shared, lease.holder).lastSeenSecondsAgo
 							? seconds(notSeen(shared, lease.holder).lastSeenSecondsAgo) : 'a while') + ')' : ''))),
@@ -90,7 +91,7 @@
 				: table(['Instance', 'Workers', 'In flight', 'Waiting in get', 'Leased ahead', 'Last seen'], list.map((instance) =>
 					element('tr', { 'data-instance': instance.holder,
 						class: instance.notSeen ? 'expired' : '' },
-					element('td', { class: 'item' }, instance.holder + (instance.holder === shared.instance ? ' (this instance)' : '')),
+					element('td', { class: 'item' }, keyText(instance.holder), instance.holder === shared.instance ? ' (this instance)' : ''),
 					element('td', { 'data-field': 'instance-workers' }, shared.pausedEverywhere ? 'paused everywhere'
 						: (instance.paused ? 'paused' : 'taking')),
 					element('td', { class: 'num' }, count(instance.inFlight)),
@@ -159,6 +160,8 @@
 		function showDeadLetters(name, entry, queue) {
 			const target = entry.section.querySelector('[data-field="dead-letter-list"]');
 			const summary = entry.section.querySelector('[data-section="dead-letters"] summary');
+			// The answer to an action on the list shows beside it, not at the page's top.
+			const answer = entry.section.querySelector('[data-field="dead-letter-answer"]');
 			const letters = queue.deadLetters || [];
 			const search = entry.deadLetterSearch || '';
 			summary.textContent = 'Dead letters (' + count(queue.deadLetterCount)
@@ -176,7 +179,7 @@
 			}
 			const headings = ['Item', 'Why', 'Attempts', 'Last error', 'When'];
 			const rows = letters.map((letter) => {
-				const cells = [element('td', { class: 'item' }, letter.item), element('td', {}, letter.reason),
+				const cells = [element('td', { class: 'item' }, keyText(letter.item)), element('td', {}, letter.reason),
 					element('td', { class: 'num' }, letter.attempts > 0 ? String(letter.attempts) : '–'),
 					element('td', { class: 'error' }, letter.lastError || '–'),
 					element('td', { class: 'num' }, letter.atMillis ? clock(letter.atMillis) : '–')];
@@ -184,11 +187,11 @@
 					const requeue = element('button', { type: 'button', 'data-action': 'requeue-dead-letter' }, 'Requeue');
 					const drop = element('button', { type: 'button', class: 'danger', 'data-action': 'drop-dead-letter' }, 'Drop');
 					requeue.addEventListener('click', () => act(name, { action: 'requeue-dead-letter', item: letter.item },
-						'Requeued ' + letter.item + ' in ' + name + '.'));
+						'Requeued ' + letter.item + ' in ' + name + '.', answer));
 					drop.addEventListener('click', () => {
 						if (window.confirm('Drop the dead letter ' + letter.item + ' of ' + name + ' for good?')) {
 							act(name, { action: 'drop-dead-letter', item: letter.item },
-								'Dropped ' + letter.item + ' from ' + name + '.');
+								'Dropped ' + letter.item + ' from ' + name + '.', answer);
 						}
 					});
 					cells.push(element('td', {}, requeue, ' ', drop));
@@ -215,15 +218,19 @@
 					'Drop' + label);
 				requeueAll.addEventListener('click', () => {
 					if (window.confirm('Requeue the ' + chosen + '?')) {
-						act(name, payload('requeue-dead-letter'), 'Requeued the ' + chosen + '.');
+						act(name, payload('requeue-dead-letter'), 'Requeued the ' + chosen + '.', answer);
 					}
 				});
 				dropAll.addEventListener('click', () => {
 					if (window.confirm('Drop the ' + chosen + ' for good?')) {
-						act(name, payload('drop-dead-letter'), 'Dropped the ' + chosen + '.');
+						act(name, payload('drop-dead-letter'), 'Dropped the ' + chosen + '.', answer);
 					}
 				});
 				parts.push(element('div', { class: 'bulk' }, requeueAll, ' ', dropAll));
+			}
+			else if (writes && queue.deadLettersOffset > 0) {
+				parts.push(element('p', { class: 'note', 'data-field': 'bulk-note' }, 'Requeue all and drop all are on '
+					+ 'the first page: they act on the whole set you confirm there, newest first.'));
 			}
 			target.replaceChildren(...parts);
 		}

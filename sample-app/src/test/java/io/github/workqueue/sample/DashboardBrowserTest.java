@@ -1,19 +1,14 @@
 package io.github.workqueue.sample;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.stream.Stream;
 
 import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.AfterAll;
@@ -25,8 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.Keys;
 import redis.embedded.RedisServer;
 
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import io.github.workqueue.autoconfigure.WorkQueueRegistry;
@@ -62,9 +55,7 @@ class DashboardBrowserTest {
 
 	private static Browser browser;
 
-	private final HttpClient http = HttpClient.newHttpClient();
-
-	private final List<ConfigurableApplicationContext> applications = new ArrayList<>();
+	private final SampleApplications samples = new SampleApplications();
 
 	@BeforeAll
 	static void openBrowser() {
@@ -94,7 +85,7 @@ class DashboardBrowserTest {
 	@AfterEach
 	void stopApplications() {
 		browser.open("about:blank");
-		this.applications.forEach(ConfigurableApplicationContext::close);
+		this.samples.stopAll();
 	}
 
 	@Test
@@ -306,7 +297,9 @@ class DashboardBrowserTest {
 		await().ignoreExceptions().atMost(Duration.ofSeconds(10)).until(() -> !browser.findAll(poison).isEmpty());
 		browser.find(stuck + " [data-action=requeue-dead-letter]").click();
 		await().ignoreExceptions().atMost(Duration.ofSeconds(10)).until(() -> browser.findAll(stuck).isEmpty());
-		assertThat(browser.attribute("#message", "textContent")).contains("Requeued acme.stuck in deployments");
+		assertThat(browser.attribute("[data-queue=deployments] [data-field=dead-letter-answer]", "textContent"))
+			.as("the answer beside the list")
+			.contains("Requeued acme.stuck in deployments");
 		assertThat(browser.text("[data-queue=deployments] [data-field=depth]")).isEqualTo("1");
 
 		browser.find("[data-queue=deployments] [data-action=resume]").click();
@@ -502,13 +495,16 @@ class DashboardBrowserTest {
 		assertThat(browser.text("[data-queue=audit] [data-action=drop-all-dead-letters]")).isEqualTo("Drop all 1");
 		browser.find("[data-queue=audit] [data-action=drop-all-dead-letters]").click();
 		assertThat(browser.acceptConfirmationSaying()).isEqualTo("Drop the 1 dead letter of audit for good?");
+		String answer = "[data-queue=audit] [data-field=dead-letter-answer]";
 		await().ignoreExceptions()
 			.atMost(Duration.ofSeconds(10))
-			.until(() -> browser.text("#message").contains("Nothing was changed"));
-		assertThat(browser.text("#message")).contains("you confirmed 1 dead letter(s) of queue 'audit' (all of them)",
-				"2 match now, the newest poison-c");
+			.until(() -> browser.text(answer).contains("Nothing was changed"));
+		assertThat(browser.text(answer)).as("the refusal beside the list it acted on")
+			.contains("you confirmed 1 dead letter(s) of queue 'audit' (all of them)",
+					"2 match now, the newest poison-c");
+		assertThat(browser.find("#message").isDisplayed()).as("not at the page's top").isFalse();
 		assertThat(auditWorkers.deadLetters().deadLetters()).as("nothing dropped").hasSize(2);
-		assertThat(browser.attribute("#message", "data-kind")).as("an error stays").isEqualTo("error");
+		assertThat(browser.attribute(answer, "data-kind")).as("an error stays").isEqualTo("error");
 		assertThat(browser.consoleErrors()).as("the refusal, and nothing else")
 			.singleElement()
 			.satisfies((error) -> assertThat(error).contains("/actuator/workqueues/audit", "400"));
@@ -525,8 +521,7 @@ class DashboardBrowserTest {
 			.until(() -> browser.findAll(list + " tr[data-item]").isEmpty());
 		assertThat(auditWorkers.deadLetters().deadLetters()).isEmpty();
 		await().atMost(Duration.ofSeconds(30))
-			.until(() -> browser.attribute("#message", "data-kind").equals("ok")
-					&& !browser.find("#message").isDisplayed());
+			.until(() -> browser.attribute(answer, "data-kind").equals("ok") && !browser.find(answer).isDisplayed());
 		assertThat(browser.consoleErrors()).as("console errors").isEmpty();
 	}
 
@@ -677,11 +672,8 @@ class DashboardBrowserTest {
 		assertThat(browser.findAll("[data-queue=deployments] button").stream().filter((button) -> button.isDisplayed()))
 			.as("write buttons shown")
 			.isEmpty();
-		HttpResponse<String> refused = this.http
-			.send(HttpRequest.newBuilder(URI.create(url(sample, "/actuator/workqueues/deployments")))
-				.header("Content-Type", "application/json")
-				.POST(HttpRequest.BodyPublishers.ofString("{\"action\":\"pause\"}"))
-				.build(), HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> refused = this.samples.post(sample, "/actuator/workqueues/deployments",
+				"{\"action\":\"pause\"}");
 		assertThat(refused.statusCode()).isEqualTo(405);
 		assertThat(sample.getBean(QueueWorkerRegistry.class).getContainer("deployments").isPaused()).isFalse();
 		browser.screenshot(Path.of("target", "dashboard-read-only.png"));
@@ -689,36 +681,19 @@ class DashboardBrowserTest {
 	}
 
 	private ConfigurableApplicationContext start(String... arguments) {
-		// Each argument replaces the default of the same name.
-		Map<String, String> all = new LinkedHashMap<>();
-		Stream.concat(
-				Stream.of("--server.port=0", "--sample.downstream.failure-rate=0", "--sample.downstream.latency=100ms",
-						"--workqueue.dashboard.sample-interval=500ms", "--workqueue.shutdown.timeout=200ms"),
-				Stream.of(arguments))
-			.forEach((argument) -> all.put(argument.substring(0, argument.indexOf('=')), argument));
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(SampleApplication.class)
-			.run(all.values().toArray(String[]::new));
-		this.applications.add(context);
-		return context;
+		return this.samples.start(arguments);
 	}
 
 	private static String url(ConfigurableApplicationContext context, String path) {
-		int port = ((WebServerApplicationContext) context).getWebServer().getPort();
-		return "http://localhost:" + port + path;
+		return SampleApplications.url(context, path);
 	}
 
 	private HttpResponse<String> get(ConfigurableApplicationContext context, String path) throws Exception {
-		return this.http.send(
-				HttpRequest.newBuilder(URI.create(url(context, path))).timeout(Duration.ofSeconds(60)).build(),
-				HttpResponse.BodyHandlers.ofString());
+		return this.samples.get(context, path);
 	}
 
 	private void put(ConfigurableApplicationContext context, String path, String json) throws Exception {
-		HttpResponse<String> response = this.http.send(HttpRequest.newBuilder(URI.create(url(context, path)))
-			.header("Content-Type", "application/json")
-			.PUT(HttpRequest.BodyPublishers.ofString(json))
-			.build(), HttpResponse.BodyHandlers.ofString());
-		assertThat(response.statusCode()).isEqualTo(200);
+		this.samples.put(context, path, json);
 	}
 
 }

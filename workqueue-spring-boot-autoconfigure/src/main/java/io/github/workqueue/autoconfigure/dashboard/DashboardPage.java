@@ -55,6 +55,8 @@ final class DashboardPage {
 
 	private final @Nullable Integer deadLetterThreshold;
 
+	private final Duration waitThreshold;
+
 	private final String template;
 
 	private final Map<String, String> assets;
@@ -71,15 +73,18 @@ final class DashboardPage {
 	 * no write buttons
 	 * @param deadLetterThreshold how many dead letters a queue keeps before the page
 	 * marks it as in trouble, or {@code null} for no bound
+	 * @param waitThreshold how long ready items may wait before the page marks the queue
+	 * as in trouble
 	 */
 	DashboardPage(String path, String endpointPath, Duration refresh, Duration history, boolean writes,
-			@Nullable Integer deadLetterThreshold) {
+			@Nullable Integer deadLetterThreshold, Duration waitThreshold) {
 		this.path = path;
 		this.endpointPath = endpointPath;
 		this.refresh = refresh;
 		this.history = history;
 		this.writes = writes;
 		this.deadLetterThreshold = deadLetterThreshold;
+		this.waitThreshold = waitThreshold;
 		this.template = read("index.html");
 		this.assets = ASSETS.keySet()
 			.stream()
@@ -108,7 +113,8 @@ final class DashboardPage {
 			.replace("@historyMillis@", Long.toString(this.history.toMillis()))
 			.replace("@writes@", Boolean.toString(this.writes))
 			.replace("@deadLetterThreshold@",
-					(this.deadLetterThreshold != null) ? this.deadLetterThreshold.toString() : "");
+					(this.deadLetterThreshold != null) ? this.deadLetterThreshold.toString() : "")
+			.replace("@waitThresholdMillis@", Long.toString(this.waitThreshold.toMillis()));
 		return ServerResponse.ok()
 			.contentType(MediaType.parseMediaType("text/html;charset=UTF-8"))
 			.cacheControl(CacheControl.noCache())

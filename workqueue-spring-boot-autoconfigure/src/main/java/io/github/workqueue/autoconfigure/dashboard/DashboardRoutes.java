@@ -1,5 +1,7 @@
 package io.github.workqueue.autoconfigure.dashboard;
 
+import java.time.Duration;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -51,8 +53,13 @@ final class DashboardRoutes {
 			throw new IllegalArgumentException(
 					"workqueue.dashboard.dead-letter-threshold must be 0 or more, was " + deadLetterThreshold);
 		}
+		Duration waitThreshold = properties.getWaitThreshold();
+		if (waitThreshold.isNegative() || waitThreshold.isZero()) {
+			throw new IllegalArgumentException(
+					"workqueue.dashboard.wait-threshold must be positive, was " + waitThreshold);
+		}
 		return new DashboardPage(path, endpointPath, properties.getSampleInterval(), properties.getHistory(), writes,
-				deadLetterThreshold)
+				deadLetterThreshold, waitThreshold)
 			.routes();
 	}
 

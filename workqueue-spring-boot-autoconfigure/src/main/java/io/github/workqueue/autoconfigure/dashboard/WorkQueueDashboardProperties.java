@@ -40,6 +40,14 @@ public class WorkQueueDashboardProperties {
 	 */
 	private @Nullable Integer deadLetterThreshold;
 
+	/**
+	 * How long ready items may wait to be taken before the page marks the queue as in
+	 * trouble: the oldest ready item (in memory), or this instance's recent p99 queue
+	 * wait, at or above it. Queue waits are measured up to 10 s (a p99 above that reads
+	 * "> 10 s" and counts as above any threshold up to 10 s).
+	 */
+	private Duration waitThreshold = Duration.ofSeconds(10);
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -70,6 +78,14 @@ public class WorkQueueDashboardProperties {
 
 	public void setHistory(Duration history) {
 		this.history = history;
+	}
+
+	public Duration getWaitThreshold() {
+		return this.waitThreshold;
+	}
+
+	public void setWaitThreshold(Duration waitThreshold) {
+		this.waitThreshold = waitThreshold;
 	}
 
 	public @Nullable Integer getDeadLetterThreshold() {
