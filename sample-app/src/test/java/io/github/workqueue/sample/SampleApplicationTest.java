@@ -13,16 +13,20 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
+import io.github.workqueue.spring.ProcessingOutcome.Kind;
 import io.github.workqueue.spring.QueueWorkerContainer;
 import io.github.workqueue.spring.QueueWorkerRegistry;
+import io.github.workqueue.test.QueueTester;
+import io.github.workqueue.test.RecordedOutcome;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * The sample over real HTTP on a random port, as a user runs it: rapid updates collapse,
- * failures are retried until they succeed, a poisoned key is given up, and the Prometheus
- * scrape and the workqueues endpoint show it all.
+ * failures are retried until they succeed (waited for with workqueue-test's
+ * {@link QueueTester}), a poisoned key is given up, and the Prometheus scrape and the
+ * workqueues endpoint show it all.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "sample.downstream.failure-rate=0", "sample.downstream.latency=100ms",
@@ -51,6 +55,9 @@ class SampleApplicationTest {
 	@Autowired
 	private Resync resync;
 
+	@Autowired
+	private QueueTester tester;
+
 	@Test
 	void rapidUpdatesOfAFewKeysShouldCollapseIntoFewerReconciles() throws Exception {
 		int updatesPerKey = 50;
@@ -76,8 +83,13 @@ class SampleApplicationTest {
 	@Test
 	void failingItemShouldBeRetriedUntilItSucceeds() throws Exception {
 		put("/api/deployments/flaky-1", "{\"replicas\":3}");
-		await().atMost(Duration.ofSeconds(30))
-			.untilAsserted(() -> assertThat(this.store.get("flaky-1").reconciledGeneration()).isEqualTo(1));
+		this.tester.awaitIdle("deployments", Duration.ofSeconds(30));
+		assertThat(this.tester.outcomes("deployments", "flaky-1")).extracting(RecordedOutcome::kind)
+			.as("failed, retried, then reconciled")
+			.startsWith(Kind.RETRIED)
+			.endsWith(Kind.SUCCEEDED)
+			.doesNotContain(Kind.GIVEN_UP);
+		assertThat(this.store.get("flaky-1").reconciledGeneration()).isEqualTo(1);
 		String scrape = get("/actuator/prometheus").body();
 		assertThat(scrape).containsPattern("workqueue_retries_total\\{name=\"deployments\"} [1-9]");
 	}

@@ -79,7 +79,7 @@ class ConfigurationMetadataTest {
 		assertThat(dashboard).extracting((property) -> property.get("name"))
 			.containsExactlyInAnyOrder("workqueue.dashboard.enabled", "workqueue.dashboard.path",
 					"workqueue.dashboard.sample-interval", "workqueue.dashboard.history",
-					"workqueue.dashboard.dead-letter-threshold");
+					"workqueue.dashboard.dead-letter-threshold", "workqueue.dashboard.wait-threshold");
 		assertThat(dashboard).allSatisfy((property) -> assertThat(property.get("description")).asString().isNotBlank());
 		assertThat(JsonPath.<List<Object>>read(metadata,
 				"$.properties[?(@.name == 'workqueue.dashboard.enabled')].defaultValue"))
@@ -87,6 +87,9 @@ class ConfigurationMetadataTest {
 		assertThat(JsonPath.<List<Object>>read(metadata,
 				"$.properties[?(@.name == 'workqueue.dashboard.sample-interval')].defaultValue"))
 			.containsExactly("2s");
+		assertThat(JsonPath.<List<Object>>read(metadata,
+				"$.properties[?(@.name == 'workqueue.dashboard.wait-threshold')].defaultValue"))
+			.containsExactly("10s");
 	}
 
 	@Test

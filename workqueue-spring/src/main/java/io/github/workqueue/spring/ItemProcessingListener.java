@@ -32,4 +32,17 @@ public interface ItemProcessingListener {
 	default void ended(String queueName, Object item, boolean requeued) {
 	}
 
+	/**
+	 * The item's processing ended, its outcome handled, before its {@code done}; by
+	 * default calls {@link #ended(String, Object, boolean)}. Override this one to know
+	 * what became of the item (succeeded, requeued, retried after which delay, given up
+	 * and why).
+	 * @param queueName the queue's name
+	 * @param item the item
+	 * @param outcome what became of the item
+	 */
+	default void ended(String queueName, Object item, ProcessingOutcome outcome) {
+		ended(queueName, item, outcome.addedAgain());
+	}
+
 }

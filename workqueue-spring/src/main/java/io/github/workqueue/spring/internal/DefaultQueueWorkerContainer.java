@@ -18,6 +18,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 
 import io.github.workqueue.spring.ItemsUnfinishedAtShutdownEvent;
+import io.github.workqueue.spring.ProcessingOutcome;
 import io.github.workqueue.spring.QueueWorkerContainer;
 import io.github.workqueue.spring.WorkContext;
 import io.github.workqueue.spring.WorkResult;
@@ -56,6 +57,10 @@ import io.github.workqueue.core.RateLimitingQueue;
 final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	private static final Log logger = LogFactory.getLog(QueueWorkerContainer.class);
+
+	/** The outcome of an item whose method ended on the shutdown's interrupt. */
+	private static final ProcessingOutcome ABANDONED = new ProcessingOutcome(ProcessingOutcome.Kind.ABANDONED, 0, null,
+			null, null);
 
 	private final RateLimitingQueue<Object> queue;
 
@@ -275,7 +280,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 			if (this.handOver.abandonedAtShutdown() && interrupted) {
 				logger.info("Queue '" + queueName() + "': the method processing item '" + item
 						+ "' ended on the shutdown's interrupt; the item is named in the shutdown report");
-				ended(slot, item, false);
+				ended(slot, item, ABANDONED);
 				return;
 			}
 			ended(slot, item, this.outcomes.failed(item, failure));
@@ -289,9 +294,9 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	 * whose slot is busy (the hand-over recorded the item, on this thread, before the
 	 * listeners heard it start).
 	 */
-	private void ended(WorkerSlot slot, Object item, boolean requeued) {
+	private void ended(WorkerSlot slot, Object item, ProcessingOutcome outcome) {
 		if (slot.busySince != WorkerSlot.IDLE) {
-			this.listeners.ended(queueName(), item, requeued);
+			this.listeners.ended(queueName(), item, outcome);
 		}
 	}
 

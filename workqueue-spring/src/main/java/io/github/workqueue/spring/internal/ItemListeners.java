@@ -6,6 +6,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import io.github.workqueue.spring.ItemProcessingListener;
+import io.github.workqueue.spring.ProcessingOutcome;
 import io.github.workqueue.spring.QueueWorkerContainer;
 
 /**
@@ -39,10 +40,10 @@ final class ItemListeners {
 		}
 	}
 
-	void ended(String queueName, Object item, boolean requeued) {
+	void ended(String queueName, Object item, ProcessingOutcome outcome) {
 		for (ItemProcessingListener listener : this.listeners) {
 			try {
-				listener.ended(queueName, item, requeued);
+				listener.ended(queueName, item, outcome);
 			}
 			catch (RuntimeException ex) {
 				logger.error(

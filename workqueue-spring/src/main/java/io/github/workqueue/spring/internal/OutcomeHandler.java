@@ -14,6 +14,7 @@ import io.github.workqueue.core.FailedAttempts;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.spring.GiveUpReason;
 import io.github.workqueue.spring.ItemGivenUpEvent;
+import io.github.workqueue.spring.ProcessingOutcome;
 import io.github.workqueue.spring.QueueWorkerContainer;
 import io.github.workqueue.spring.WorkResult;
 
@@ -81,25 +82,26 @@ final class OutcomeHandler {
 	 * limiter's memory, so that its backoff grows, and the other results forget it. A
 	 * requeue happens before {@code done}, while the item is processing: it keeps its
 	 * priority unless the result names a higher one.
-	 * @return whether the item was added again (a requeue)
+	 * @return what became of the item
 	 */
-	boolean returned(Object item, WorkResult result) {
+	ProcessingOutcome returned(Object item, WorkResult result) {
 		this.succeeded.increment();
 		Integer requeuePriority = result.priority();
 		switch (result.kind()) {
 			case DONE -> {
 				this.failures.clearFailedAttempts(item, true);
-				return false;
+				return new ProcessingOutcome(ProcessingOutcome.Kind.SUCCEEDED, 0, null, null, null);
 			}
 			case REQUEUE -> {
 				this.failures.clearFailedAttempts(item, false);
+				Duration delay = null;
 				if (requeuePriority != null) {
 					this.queue.add(item, AddOptions.rateLimited().withPriority(requeuePriority));
 				}
 				else {
-					this.queue.addRateLimited(item);
+					delay = this.queue.addRateLimited(item);
 				}
-				return true;
+				return new ProcessingOutcome(ProcessingOutcome.Kind.REQUEUED, 0, delay, null, null);
 			}
 			case REQUEUE_AFTER -> {
 				this.failures.clearFailedAttempts(item, true);
@@ -109,31 +111,33 @@ final class OutcomeHandler {
 				else {
 					this.queue.addAfter(item, result.delay());
 				}
-				return true;
+				return new ProcessingOutcome(ProcessingOutcome.Kind.REQUEUED_AFTER, 0, result.delay(), null, null);
 			}
 		}
-		return false;
+		throw new IllegalStateException("Unknown result " + result);
 	}
 
 	/**
 	 * The method threw: retried through the rate limiter, or given up.
-	 * @return whether the item was added again (retried)
+	 * @return what became of the item
 	 */
-	boolean failed(Object item, Throwable failure) {
+	ProcessingOutcome failed(Object item, Throwable failure) {
 		int attempt = this.failures.recordFailedAttempt(item);
 		if (this.policy.isNotRetryable(failure)) {
 			giveUp(item, GiveUpReason.NOT_RETRYABLE, attempt, failure);
-			return false;
+			return new ProcessingOutcome(ProcessingOutcome.Kind.GIVEN_UP, attempt, null, failure,
+					GiveUpReason.NOT_RETRYABLE);
 		}
 		if (this.policy.retriesExhausted(attempt - 1)) {
 			giveUp(item, GiveUpReason.MAX_RETRIES, attempt, failure);
-			return false;
+			return new ProcessingOutcome(ProcessingOutcome.Kind.GIVEN_UP, attempt, null, failure,
+					GiveUpReason.MAX_RETRIES);
 		}
 		this.retried.increment();
 		Duration delay = this.queue.addRateLimited(item);
 		logger.warn("Queue '" + this.queue.name() + "': item '" + item + "' failed (attempt " + attempt
 				+ this.policy.ofMaxAttempts() + "), retrying in " + delay, failure);
-		return true;
+		return new ProcessingOutcome(ProcessingOutcome.Kind.RETRIED, attempt, delay, failure, null);
 	}
 
 	/** The method cannot take the item: given up at once. */
