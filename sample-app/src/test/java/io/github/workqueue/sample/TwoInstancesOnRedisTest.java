@@ -1,5 +1,6 @@
 package io.github.workqueue.sample;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -12,6 +13,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import com.jayway.jsonpath.JsonPath;
 
@@ -112,6 +114,42 @@ class TwoInstancesOnRedisTest {
 			.allSatisfy((metric) -> assertThat(scrapes).as("a scrape has %s", metric).contains("\n" + metric + "{"));
 		assertThat(scrapes).as("the queue-wide depth, per priority")
 			.contains("\nworkqueue_shared_depth{name=\"deployments\",priority=\"0\"}");
+		assertScalingQueriesRead(scrapes);
+	}
+
+	/**
+	 * The scaling manifests (KEDA, the Prometheus adapter) query metrics the sample
+	 * exports, with the labels it gives them (Prometheus adds {@code namespace} itself).
+	 */
+	private static void assertScalingQueriesRead(String scrapes) throws IOException {
+		Set<String> series = new TreeSet<>();
+		Set<String> grouped = new TreeSet<>();
+		try (Stream<Path> manifests = Files.list(Path.of("kubernetes"))) {
+			for (Path manifest : manifests.filter((path) -> !path.toString().endsWith("crd.yaml")).toList()) {
+				String text = Files.readString(manifest);
+				Pattern.compile("\\b(workqueue_[a-z_]+)\\{([^}]*)}")
+					.matcher(text)
+					.results()
+					.forEach((match) -> series.add(match.group(1) + "{" + match.group(2)));
+				Pattern.compile("by \\(([a-z_, ]+)\\)")
+					.matcher(text)
+					.results()
+					.forEach((match) -> grouped.addAll(List.of(match.group(1).split(",\\s*"))));
+			}
+		}
+		assertThat(series).as("the queries of the scaling manifests")
+			.contains("workqueue_shared_depth{name=\"deployments\", namespace=\"default\"",
+					"workqueue_depth{name=\"deployments\", namespace=\"default\"", "workqueue_shared_depth{name!=\"\"");
+		for (String query : series) {
+			String metric = query.substring(0, query.indexOf('{'));
+			assertThat(scrapes).as("a scrape has %s with a name", metric).contains("\n" + metric + "{name=\"");
+			if (query.contains("name=\"deployments\"")) {
+				assertThat(scrapes).contains("\n" + metric + "{name=\"deployments\"");
+			}
+		}
+		assertThat(grouped).containsExactlyInAnyOrder("name", "priority");
+		assertThat(scrapes).as("grouped by its labels")
+			.contains("\nworkqueue_shared_depth{name=\"deployments\",priority=\"");
 	}
 
 	@SuppressWarnings("unchecked")

@@ -8,6 +8,8 @@ import java.lang.annotation.Target;
 
 import org.springframework.aot.hint.annotation.Reflective;
 
+import io.github.workqueue.spring.internal.QueueWorkerReflectiveProcessor;
+
 /**
  * Makes a bean method the worker of a queue: worker threads take items from the queue and
  * call the method with each, one item per call, never the same item on two threads at
@@ -28,7 +30,7 @@ import org.springframework.aot.hint.annotation.Reflective;
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
-@Reflective
+@Reflective(QueueWorkerReflectiveProcessor.class)
 public @interface QueueWorker {
 
 	/**
