@@ -34,6 +34,7 @@ import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 
+import io.github.workqueue.autoconfigure.RateLimiterProperties;
 import io.github.workqueue.autoconfigure.WorkQueueProperties;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
@@ -189,7 +190,7 @@ public class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar, Enviro
 		}
 		for (int i = 0; i < unknown.getNumberOfElements(); i++) {
 			if (unknown.getElement(i, ConfigurationPropertyName.Form.DASHED).equals("rate-limiter")) {
-				return "A rate limiter takes " + namesOf(WorkQueueProperties.RateLimiterProperties.class) + ".";
+				return "A rate limiter takes " + namesOf(RateLimiterProperties.class) + ".";
 			}
 		}
 		return "A queue takes " + namesOf(WorkQueueProperties.QueueProperties.class) + ".";

@@ -13,7 +13,7 @@ import io.github.workqueue.autoconfigure.RateLimiterType;
 import io.github.workqueue.autoconfigure.WorkQueueProperties;
 import io.github.workqueue.autoconfigure.WorkQueueProperties.Backend;
 import io.github.workqueue.autoconfigure.WorkQueueProperties.QueueProperties;
-import io.github.workqueue.autoconfigure.WorkQueueProperties.RateLimiterProperties;
+import io.github.workqueue.autoconfigure.RateLimiterProperties;
 import io.github.workqueue.autoconfigure.internal.QueueSettings.RedisSettings;
 import io.github.workqueue.spring.InvalidWorkQueueConfigurationException;
 

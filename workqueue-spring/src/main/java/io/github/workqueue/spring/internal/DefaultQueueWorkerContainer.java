@@ -1,13 +1,9 @@
 package io.github.workqueue.spring.internal;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -18,25 +14,19 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 
 import io.github.workqueue.spring.ItemsUnfinishedAtShutdownEvent;
-import io.github.workqueue.spring.ProcessingOutcome;
 import io.github.workqueue.spring.QueueWorkerContainer;
-import io.github.workqueue.spring.WorkContext;
-import io.github.workqueue.spring.WorkResult;
 import io.github.workqueue.core.DeadLetters;
 import io.github.workqueue.core.Clock;
-import io.github.workqueue.core.DeferredDone;
 import io.github.workqueue.core.LeasingAhead;
-import io.github.workqueue.core.ItemLease;
-import io.github.workqueue.core.LeasedQueue;
 import io.github.workqueue.core.PrioritizedItem;
 import io.github.workqueue.core.RateLimitingQueue;
 
 /**
  * Runs the worker threads of one queue, their pause and their shutdown: each worker takes
- * an item, calls the worker method, hands the result or the failure to the
- * {@link OutcomeHandler} (which forgets, requeues, retries or gives the item up), and
- * always calls {@code done}. What a shutdown leaves unfinished goes to the
- * {@link ShutdownReport}.
+ * an item and hands it to the {@link ItemProcessor}, which calls the worker method, hands
+ * the result or the failure to the {@link OutcomeHandler} (which forgets, requeues,
+ * retries or gives the item up), and always calls {@code done}. What a shutdown leaves
+ * unfinished goes to the {@link ShutdownReport}.
  *
  * <p>
  * <b>Rules.</b> Only the container's stop or pause ends a worker's wait: an interrupt
@@ -58,10 +48,6 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 
 	private static final Log logger = LogFactory.getLog(QueueWorkerContainer.class);
 
-	/** The outcome of an item whose method ended on the shutdown's interrupt. */
-	private static final ProcessingOutcome ABANDONED = new ProcessingOutcome(ProcessingOutcome.Kind.ABANDONED, 0, null,
-			null, null);
-
 	private final RateLimitingQueue<Object> queue;
 
 	private final QueueWorkerMethod method;
@@ -73,10 +59,6 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	private final ThreadFactory threadFactory;
 
 	private final ApplicationEventPublisher events;
-
-	private final WorkObserver observer;
-
-	private final ItemListeners listeners;
 
 	private final PauseGate gate = new PauseGate(this::reportPause);
 
@@ -90,13 +72,13 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	/** What becomes of an item after the method, and the counts of each outcome. */
 	private final OutcomeHandler outcomes;
 
-	/** Logs failed outcomes, a run of alike ones without a stack trace per item. */
-	private final OutcomeFailureLog failureLog = new OutcomeFailureLog(logger, System::nanoTime);
-
 	private final LongAdder replacedWorkers = new LongAdder();
 
 	/** Taking items, and giving up on them at shutdown. */
 	private final ItemHandOver handOver;
+
+	/** Runs each taken item through the method, its outcome and its done. */
+	private final ItemProcessor processor;
 
 	private volatile long unfinishedAtShutdown;
 
@@ -106,16 +88,15 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 			int workers, Clock clock, ThreadFactory threadFactory, ApplicationEventPublisher events,
 			WorkObserver observer, ItemListeners listeners) {
 		this.queue = queue;
-		this.listeners = listeners;
 		this.method = method;
 		this.workers = workers;
 		this.clock = clock;
 		this.threadFactory = threadFactory;
 		this.events = events;
-		this.observer = observer;
 		this.outcomes = new OutcomeHandler(queue, policy, events, DEAD_LETTERS_KEPT);
 		this.slots = new WorkerSlots(workers);
 		this.handOver = new ItemHandOver(queue, this.gate, this.slots, clock);
+		this.processor = new ItemProcessor(queue, method, observer, listeners, this.outcomes, this.handOver);
 	}
 
 	synchronized void start() {
@@ -190,7 +171,7 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 				}
 				if (next != ItemHandOver.LOOK_AGAIN) {
 					PrioritizedItem<?> taken = (PrioritizedItem<?>) next;
-					process(slot, taken.item(), taken.priority());
+					this.processor.process(slot, taken.item(), taken.priority());
 				}
 			}
 		}
@@ -228,100 +209,6 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	 */
 	private boolean awaitUnpaused() {
 		return this.gate.awaitOpen() && !this.handOver.abandonedAtShutdown();
-	}
-
-	private void process(WorkerSlot slot, Object item, int priority) {
-		try {
-			handle(slot, item, priority);
-			this.failureLog.succeeded();
-		}
-		catch (Throwable ex) {
-			// Also what a limiter bean or an event listener throws, checked or not: the
-			// worker must survive it. Through an outage every item fails alike: one
-			// stack trace for the run.
-			this.failureLog.failed("Queue '" + queueName() + "': handling the outcome of item '" + item + "' failed",
-					ex);
-		}
-		finally {
-			try {
-				done(item);
-			}
-			finally {
-				this.handOver.finished(slot);
-			}
-		}
-	}
-
-	private void handle(WorkerSlot slot, Object item, int priority) {
-		if (!this.method.accepts(item)) {
-			this.outcomes.wrongType(item, this.method);
-			return;
-		}
-		WorkResult result;
-		try {
-			result = this.observer.observe(queueName(), item, () -> {
-				if (!this.handOver.begin(slot, item)) {
-					throw AbandonedAtShutdown.INSTANCE;
-				}
-				this.listeners.started(queueName(), item);
-				return this.method.invoke(item, () -> context(item, priority));
-			});
-			if (Thread.interrupted() && !this.handOver.abandonedAtShutdown()) {
-				throw new InterruptedException("the worker method returned with its thread's interrupt status set");
-			}
-		}
-		catch (Throwable failure) {
-			if (failure == AbandonedAtShutdown.INSTANCE) {
-				return;
-			}
-			// The worker goes on: an interrupt ends its wait only when the container
-			// stops.
-			boolean interrupted = Thread.interrupted() || failure instanceof InterruptedException;
-			if (this.handOver.abandonedAtShutdown() && interrupted) {
-				logger.info("Queue '" + queueName() + "': the method processing item '" + item
-						+ "' ended on the shutdown's interrupt; the item is named in the shutdown report");
-				ended(slot, item, ABANDONED);
-				return;
-			}
-			ended(slot, item, this.outcomes.failed(item, failure));
-			return;
-		}
-		ended(slot, item, this.outcomes.returned(item, result));
-	}
-
-	/**
-	 * Tells the listeners that a processing they heard start ended, before its done: one
-	 * whose slot is busy (the hand-over recorded the item, on this thread, before the
-	 * listeners heard it start).
-	 */
-	private void ended(WorkerSlot slot, Object item, ProcessingOutcome outcome) {
-		if (slot.busySince != WorkerSlot.IDLE) {
-			this.listeners.ended(queueName(), item, outcome);
-		}
-	}
-
-	/**
-	 * Ends the item's processing; on a queue that offers it, without waiting for the
-	 * backend's answer (group commit: the worker's next take shares the round trip),
-	 * whose outcome the queue logs and counts.
-	 */
-	@SuppressWarnings("unchecked")
-	private void done(Object item) {
-		if (this.queue instanceof DeferredDone<?> deferred) {
-			((DeferredDone<Object>) deferred).doneWithoutWaiting(item);
-		}
-		else {
-			this.queue.done(item);
-		}
-	}
-
-	/** The context of a call, made on the worker's thread (a lease is the thread's). */
-	@SuppressWarnings("unchecked")
-	private WorkContext context(Object item, int priority) {
-		Optional<ItemLease> lease = (this.queue instanceof LeasedQueue<?> leased)
-				? ((LeasedQueue<Object>) leased).lease(item).map(ItemLease.class::cast) : Optional.empty();
-		return new WorkContext(queueName(), this.outcomes.attempt(item), priority, this.queue.fairnessKeysOf(item),
-				lease);
 	}
 
 	@Override
@@ -446,22 +333,6 @@ final class DefaultQueueWorkerContainer implements QueueWorkerContainer {
 	@Override
 	public String toString() {
 		return "QueueWorkerContainer[" + queueName() + ", " + this.method + ", workers=" + this.workers + "]";
-	}
-
-	/**
-	 * Ends the observed call of an item the worker took after the container gave up: the
-	 * method is not called and the item is named in the shutdown report.
-	 */
-	private static final class AbandonedAtShutdown extends RuntimeException {
-
-		private static final long serialVersionUID = 1L;
-
-		static final AbandonedAtShutdown INSTANCE = new AbandonedAtShutdown();
-
-		private AbandonedAtShutdown() {
-			super("the container gave up at shutdown before the method was called", null, false, false);
-		}
-
 	}
 
 }
