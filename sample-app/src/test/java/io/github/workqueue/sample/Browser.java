@@ -51,6 +51,20 @@ final class Browser implements AutoCloseable {
 		return Optional.empty();
 	}
 
+	/**
+	 * Opens the browser for a test class, or aborts the class (skipped, saying why) where
+	 * the machine has none.
+	 */
+	static Browser openOrSkip() {
+		Optional<String> missing = missing();
+		if (missing.isPresent()) {
+			String reason = "Skipping the dashboard's browser tests: " + missing.get();
+			System.out.println("[WARNING] " + reason);
+			org.junit.jupiter.api.Assumptions.abort(reason);
+		}
+		return open();
+	}
+
 	static Browser open() {
 		ChromeOptions options = new ChromeOptions();
 		options.setBinary(executable("CHROME_BIN", BROWSERS).orElseThrow());

@@ -7,13 +7,11 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 
 import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -59,13 +57,7 @@ class DashboardBrowserTest {
 
 	@BeforeAll
 	static void openBrowser() {
-		Optional<String> missing = Browser.missing();
-		if (missing.isPresent()) {
-			String reason = "Skipping the dashboard's browser tests: " + missing.get();
-			System.out.println("[WARNING] " + reason);
-			Assumptions.abort(reason);
-		}
-		browser = Browser.open();
+		browser = Browser.openOrSkip();
 	}
 
 	@AfterAll

@@ -3,12 +3,10 @@ package io.github.workqueue.sample;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,13 +37,7 @@ class DashboardTroubleBrowserTest {
 
 	@BeforeAll
 	static void openBrowser() {
-		Optional<String> missing = Browser.missing();
-		if (missing.isPresent()) {
-			String reason = "Skipping the dashboard's browser tests: " + missing.get();
-			System.out.println("[WARNING] " + reason);
-			Assumptions.abort(reason);
-		}
-		browser = Browser.open();
+		browser = Browser.openOrSkip();
 	}
 
 	@AfterAll
