@@ -1,5 +1,6 @@
 package io.github.workqueue.autoconfigure.internal;
 
+import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -15,6 +16,7 @@ import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.bind.AbstractBindHandler;
 import org.springframework.boot.context.properties.bind.BindContext;
 import org.springframework.boot.context.properties.bind.BindException;
@@ -203,17 +205,19 @@ public class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar, Enviro
 	private static String namesOf(Class<?> type) {
 		return Arrays.stream(type.getDeclaredFields())
 			.filter((field) -> !Modifier.isStatic(field.getModifiers()))
-			.map((field) -> DataObjectPropertyName.toDashedForm(field.getName())
-					+ (isNested(field.getType()) ? ".*" : ""))
+			.map((field) -> DataObjectPropertyName.toDashedForm(field.getName()) + (isNested(field) ? ".*" : ""))
 			.sorted()
 			.collect(Collectors.joining(", "));
 	}
 
 	/**
-	 * Whether a field's type is a group of properties of its own (not an enum's value).
+	 * Whether a field is a group of properties of its own: a nested class of the
+	 * properties (not an enum's value), or a class marked as nested where it is used.
 	 */
-	private static boolean isNested(Class<?> type) {
-		return type.getEnclosingClass() == WorkQueueProperties.class && !type.isEnum();
+	private static boolean isNested(Field field) {
+		Class<?> type = field.getType();
+		return (type.getEnclosingClass() == WorkQueueProperties.class && !type.isEnum())
+				|| field.isAnnotationPresent(NestedConfigurationProperty.class);
 	}
 
 }
