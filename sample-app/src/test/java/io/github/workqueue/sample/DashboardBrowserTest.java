@@ -646,11 +646,10 @@ class DashboardBrowserTest {
 			Duration recovered = Duration.ofNanos(System.nanoTime() - restarted);
 			System.out.println("Redis started again: the page showed the queue running after " + recovered.toMillis()
 					+ " ms (it reads the endpoint every 500 ms here)");
-			// The queue's connection is back at once and its retries wait 250 ms at most;
-			// the page's next read shows it. About a second once the page's refresh is
-			// subtracted, with slack for a busy machine (a 2 s retry step made it 3.4 to
-			// 4.6 s).
-			assertThat(recovered.minusMillis(500)).isLessThan(Duration.ofMillis(2500));
+			// The queue's connection is back at once; its retries are 2 s apart at most
+			// by
+			// now, and the page's next read shows it. Slack for a busy machine.
+			assertThat(recovered).isLessThan(Duration.ofSeconds(8));
 			assertThat(browser.find(pause).isEnabled()).isTrue();
 			assertThat(browser.text("[data-queue=deployments] [data-field=stale]")).isEmpty();
 		}

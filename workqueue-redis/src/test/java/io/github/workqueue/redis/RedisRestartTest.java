@@ -184,13 +184,13 @@ class RedisRestartTest {
 
 	/**
 	 * A worker blocked in {@code get} across an outage long enough for every backoff to
-	 * reach its longest (6 s) is served within about a second of Redis answering, and the
-	 * outage's end is known as soon: no retry step of seconds holds either back, and
-	 * nothing is logged above WARNING (a lease renewal cancelled by the lost connection
-	 * is part of the outage, not an error).
+	 * reach its longest (6 s) is served within a few seconds of Redis answering (a
+	 * shard's retries are 2 s apart at most by then), and nothing is logged above WARNING
+	 * (a lease renewal cancelled by the lost connection is part of the outage, not an
+	 * error).
 	 */
 	@Test
-	void aWorkerBlockedAcrossAnOutageShouldBeServedWithinAboutASecondOfRedisAnswering() throws Exception {
+	void aWorkerBlockedAcrossAnOutageShouldBeServedSoonAfterRedisAnswersWithoutAnError() throws Exception {
 		java.util.logging.Logger logger = java.util.logging.Logger.getLogger(RedisQueue.class.getName());
 		List<java.util.logging.LogRecord> severe = new java.util.concurrent.CopyOnWriteArrayList<>();
 		java.util.logging.Handler handler = new java.util.logging.Handler() {
@@ -259,9 +259,10 @@ class RedisRestartTest {
 					"Redis down 6 s after the outage was known: the blocked worker was served " + servedAfter.toMillis()
 							+ " ms and the outage known ended " + knownAfter.toMillis() + " ms after the restart");
 			assertThat(outageKnownEnded).as("the outage ended for the queue").isPositive();
-			// The longest backoff is 250 ms; the bound leaves room for a busy machine.
-			assertThat(servedAfter).as("the worker served").isLessThan(Duration.ofMillis(2000));
-			assertThat(knownAfter).as("the outage known ended").isLessThan(Duration.ofMillis(2000));
+			// The longest backoff (2 s) and a reply's timeout, with room for a busy
+			// machine; far below Lettuce's own reconnect backoff (up to 30 s).
+			assertThat(servedAfter).as("the worker served").isLessThan(Duration.ofSeconds(6));
+			assertThat(knownAfter).as("the outage known ended").isLessThan(Duration.ofSeconds(6));
 			assertThat(severe).extracting(java.util.logging.LogRecord::getMessage)
 				.as("nothing logged above WARNING")
 				.isEmpty();

@@ -24,12 +24,7 @@ final class PendingRequests {
 
 	private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
-	/**
-	 * The longest wait between two tries of a shard after failures. Short, because the
-	 * takers' asks wait for it too: once Redis answers again, the queue is served within
-	 * this much; a try while Redis is down costs one failed request.
-	 */
-	private static final long LONGEST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+	private static final long LONGEST_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(2);
 
 	/** Per shard, the adds waiting for its next part. */
 	private final List<ArrayDeque<BatchRequest.Add>> adds;
@@ -179,7 +174,7 @@ final class PendingRequests {
 
 	/**
 	 * The shard's part failed: its dones to ask again go back to the head, in order, and
-	 * wait for the shard's backoff, which doubles up to 250 ms.
+	 * wait for the shard's backoff, which doubles up to 2 s.
 	 */
 	void retryLater(int shard, List<BatchRequest.Done> retry, long now) {
 		for (int i = retry.size() - 1; i >= 0; i--) {
