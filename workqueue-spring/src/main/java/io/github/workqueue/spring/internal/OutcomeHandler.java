@@ -34,6 +34,10 @@ final class OutcomeHandler {
 
 	private static final Log logger = LogFactory.getLog(QueueWorkerContainer.class);
 
+	/** The outcome of every success: one instance, no allocation per item. */
+	private static final ProcessingOutcome SUCCEEDED = new ProcessingOutcome(ProcessingOutcome.Kind.SUCCEEDED, 0, null,
+			null, null);
+
 	private final RateLimitingQueue<Object> queue;
 
 	private final WorkerPolicy policy;
@@ -87,10 +91,10 @@ final class OutcomeHandler {
 	ProcessingOutcome returned(Object item, WorkResult result) {
 		this.succeeded.increment();
 		Integer requeuePriority = result.priority();
-		switch (result.kind()) {
+		return switch (result.kind()) {
 			case DONE -> {
 				this.failures.clearFailedAttempts(item, true);
-				return new ProcessingOutcome(ProcessingOutcome.Kind.SUCCEEDED, 0, null, null, null);
+				yield SUCCEEDED;
 			}
 			case REQUEUE -> {
 				this.failures.clearFailedAttempts(item, false);
@@ -101,7 +105,7 @@ final class OutcomeHandler {
 				else {
 					delay = this.queue.addRateLimited(item);
 				}
-				return new ProcessingOutcome(ProcessingOutcome.Kind.REQUEUED, 0, delay, null, null);
+				yield new ProcessingOutcome(ProcessingOutcome.Kind.REQUEUED, 0, delay, null, null);
 			}
 			case REQUEUE_AFTER -> {
 				this.failures.clearFailedAttempts(item, true);
@@ -111,10 +115,9 @@ final class OutcomeHandler {
 				else {
 					this.queue.addAfter(item, result.delay());
 				}
-				return new ProcessingOutcome(ProcessingOutcome.Kind.REQUEUED_AFTER, 0, result.delay(), null, null);
+				yield new ProcessingOutcome(ProcessingOutcome.Kind.REQUEUED_AFTER, 0, result.delay(), null, null);
 			}
-		}
-		throw new IllegalStateException("Unknown result " + result);
+		};
 	}
 
 	/**
@@ -124,14 +127,10 @@ final class OutcomeHandler {
 	ProcessingOutcome failed(Object item, Throwable failure) {
 		int attempt = this.failures.recordFailedAttempt(item);
 		if (this.policy.isNotRetryable(failure)) {
-			giveUp(item, GiveUpReason.NOT_RETRYABLE, attempt, failure);
-			return new ProcessingOutcome(ProcessingOutcome.Kind.GIVEN_UP, attempt, null, failure,
-					GiveUpReason.NOT_RETRYABLE);
+			return giveUp(item, GiveUpReason.NOT_RETRYABLE, attempt, failure);
 		}
 		if (this.policy.retriesExhausted(attempt - 1)) {
-			giveUp(item, GiveUpReason.MAX_RETRIES, attempt, failure);
-			return new ProcessingOutcome(ProcessingOutcome.Kind.GIVEN_UP, attempt, null, failure,
-					GiveUpReason.MAX_RETRIES);
+			return giveUp(item, GiveUpReason.MAX_RETRIES, attempt, failure);
 		}
 		this.retried.increment();
 		Duration delay = this.queue.addRateLimited(item);
@@ -151,7 +150,7 @@ final class OutcomeHandler {
 	 * Gives an item up: its failed attempts and the limiter's memory are cleared, and it
 	 * is kept as a dead letter, logged and published.
 	 */
-	private void giveUp(Object item, GiveUpReason reason, int attempts, Throwable failure) {
+	private ProcessingOutcome giveUp(Object item, GiveUpReason reason, int attempts, Throwable failure) {
 		this.failures.clearFailedAttempts(item, true);
 		this.givenUp.increment();
 		logger.warn("Queue '" + this.queue.name() + "': gave up item '" + item + "' after " + attempts + " attempt(s) ("
@@ -164,6 +163,7 @@ final class OutcomeHandler {
 					+ "' as a dead letter; it is in the log above", ex);
 		}
 		this.events.publishEvent(new ItemGivenUpEvent(this.queue.name(), item, reason, attempts, failure));
+		return new ProcessingOutcome(ProcessingOutcome.Kind.GIVEN_UP, attempts, null, failure, reason);
 	}
 
 	private static String describe(GiveUpReason reason) {
