@@ -100,21 +100,50 @@ final class RenewalTrackingLock implements Lock {
 	@Override
 	public LeaderElectionRecord get(KubernetesClient client) {
 		this.attemptNanos = this.nanoTime.getAsLong();
-		return this.lease.get(client);
+		try {
+			return this.lease.get(client);
+		}
+		catch (RuntimeException ex) {
+			throw asClientException("read", ex);
+		}
 	}
 
 	@Override
 	public void create(KubernetesClient client, LeaderElectionRecord record) {
 		long attempt = beforeWrite();
-		this.lease.create(client, record);
+		try {
+			this.lease.create(client, record);
+		}
+		catch (RuntimeException ex) {
+			throw asClientException("created", ex);
+		}
 		afterWrite(attempt, record);
 	}
 
 	@Override
 	public void update(KubernetesClient client, LeaderElectionRecord record) {
 		long attempt = beforeWrite();
-		this.lease.update(client, record);
+		try {
+			this.lease.update(client, record);
+		}
+		catch (RuntimeException ex) {
+			throw asClientException("written", ex);
+		}
 		afterWrite(attempt, record);
+	}
+
+	/**
+	 * A failed Lease call as the one exception fabric8's elector tries again after. Its
+	 * client rethrows a request's unchecked failure as it came (a cancelled request's
+	 * {@code CancellationException}, an HTTP client's own exception); any but a
+	 * {@link KubernetesClientException} ends the elector's acquire loop, and the run's
+	 * future then never completes: this replica would never run for the Lease again.
+	 */
+	private RuntimeException asClientException(String what, RuntimeException ex) {
+		if (ex instanceof KubernetesClientException) {
+			return ex;
+		}
+		return new KubernetesClientException("Lease " + describe() + " not " + what + ": " + ex, ex);
 	}
 
 	private long beforeWrite() {

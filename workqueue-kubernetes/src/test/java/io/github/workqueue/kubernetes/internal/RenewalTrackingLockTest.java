@@ -42,6 +42,29 @@ class RenewalTrackingLockTest {
 		assertThat(this.lock.renewedWithinDeadline(start + RENEW_DEADLINE.toNanos())).isFalse();
 	}
 
+	/**
+	 * fabric8's elector tries again only after a {@link KubernetesClientException}; any
+	 * other exception ends its acquire loop, and its run never completes.
+	 */
+	@Test
+	void anyFailureOfTheLeaseCallsShouldReachTheElectorAsAClientException() {
+		this.lease.failure = new java.util.concurrent.CancellationException("request cancelled");
+		assertThatExceptionOfType(KubernetesClientException.class).isThrownBy(() -> this.lock.get(null))
+			.withMessageContaining("Lease ops/test not read")
+			.withCause(this.lease.failure);
+		assertThatExceptionOfType(KubernetesClientException.class)
+			.isThrownBy(() -> this.lock.update(null, record("me")))
+			.withCause(this.lease.failure);
+		assertThatExceptionOfType(KubernetesClientException.class)
+			.isThrownBy(() -> this.lock.create(null, record("me")))
+			.withCause(this.lease.failure);
+		KubernetesClientException conflict = new KubernetesClientException("conflict", 409, null);
+		this.lease.failure = conflict;
+		assertThatExceptionOfType(KubernetesClientException.class).isThrownBy(() -> this.lock.get(null))
+			.isSameAs(conflict);
+		assertThat(this.lock.lastRenewalNanos()).isEqualTo(RenewalTrackingLock.NEVER);
+	}
+
 	@Test
 	void aWriteWhoseReadWasHeldPastTheDeadlineShouldNotBeSent() {
 		this.lease.readTakes = Duration.ofMillis(6400);
@@ -120,10 +143,19 @@ class RenewalTrackingLockTest {
 
 		final List<LeaderElectionRecord> writes = new ArrayList<>();
 
+		RuntimeException failure;
+
 		@Override
 		public LeaderElectionRecord get(KubernetesClient client) {
 			RenewalTrackingLockTest.this.clock.addAndGet(this.readTakes.toNanos());
+			failIfAsked();
 			return null;
+		}
+
+		private void failIfAsked() {
+			if (this.failure != null) {
+				throw this.failure;
+			}
 		}
 
 		@Override
@@ -134,6 +166,7 @@ class RenewalTrackingLockTest {
 		@Override
 		public void update(KubernetesClient client, LeaderElectionRecord record) {
 			RenewalTrackingLockTest.this.clock.addAndGet(this.writeTakes.toNanos());
+			failIfAsked();
 			this.writes.add(record);
 		}
 
