@@ -238,7 +238,14 @@ class LeadershipFaultTest {
 			assertThat(health(a).getStatus()).isEqualTo(Status.DOWN);
 			toA.mode(Mode.PASS);
 			toB.mode(Mode.PASS);
-			await().atMost(Duration.ofSeconds(20)).until(() -> leading(a) || leading(b));
+			try {
+				await().atMost(Duration.ofSeconds(30)).until(() -> leading(a) || leading(b));
+			}
+			catch (org.awaitility.core.ConditionTimeoutException ex) {
+				// Once seen in CI: show where each replica's election stands.
+				printElectionThreads();
+				throw ex;
+			}
 			await().atMost(Duration.ofSeconds(20)).until(() -> Ledger.entries().size() > 10);
 			await().atMost(Duration.ofSeconds(10)).until(() -> health(a).getStatus().equals(Status.UP));
 		}));
@@ -357,6 +364,19 @@ class LeadershipFaultTest {
 		}, "configmap-changes");
 		thread.setDaemon(true);
 		thread.start();
+	}
+
+	/** The stacks of the threads that run for the Lease, for a failure's report. */
+	private static void printElectionThreads() {
+		Thread.getAllStackTraces().forEach((thread, stack) -> {
+			String name = thread.getName();
+			if (name.contains("leader-election") || name.contains("pool") || name.contains("vert.x")) {
+				System.out.println(thread + " " + thread.getState());
+				for (StackTraceElement frame : stack) {
+					System.out.println("\tat " + frame);
+				}
+			}
+		});
 	}
 
 	private static boolean leading(ApplicationContext context) {
