@@ -9,7 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntFunction;
 
-import io.github.workqueue.redis.internal.Script;
+import io.github.workqueue.redis.internal.link.Script;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -43,7 +43,7 @@ import io.lettuce.core.api.sync.RedisCommands;
  */
 public final class RedisScriptCost {
 
-	private static final String SCRIPTS = "/io/github/workqueue/redis/internal/scripts/";
+	private static final String SCRIPTS = "/io/github/workqueue/redis/internal/link/scripts/";
 
 	private static final String TAG = "{cost}:";
 

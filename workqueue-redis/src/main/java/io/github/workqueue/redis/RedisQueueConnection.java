@@ -2,7 +2,7 @@ package io.github.workqueue.redis;
 
 import java.util.Objects;
 
-import io.github.workqueue.redis.internal.RedisLink;
+import io.github.workqueue.redis.internal.link.RedisLink;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 

@@ -10,6 +10,11 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import org.jspecify.annotations.Nullable;
 
+import io.github.workqueue.redis.internal.link.OutageLog;
+import io.github.workqueue.redis.internal.link.RedisLink;
+import io.github.workqueue.redis.internal.link.ReplicaAck;
+import io.github.workqueue.redis.internal.link.WakeHints;
+
 /**
  * Reads the replies to a {@link Batcher}'s parts, on its sender: completes the adds and
  * dones, hands each grant to the first taker still waiting, else to the buffer while it

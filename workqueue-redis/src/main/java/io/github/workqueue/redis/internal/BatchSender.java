@@ -13,6 +13,11 @@ import io.github.workqueue.redis.RedisQueue;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
 
+import io.github.workqueue.redis.internal.link.RedisLink;
+import io.github.workqueue.redis.internal.link.ReplicaAck;
+import io.github.workqueue.redis.internal.link.Script;
+import io.github.workqueue.redis.internal.link.SentScript;
+
 /**
  * The {@link Batcher}'s sender: one thread that makes the batches from what the callers
  * asked, sends each shard's part without waiting for its reply, and reads the replies

@@ -18,6 +18,11 @@ import io.github.workqueue.redis.UnconfirmedAddException;
 import io.lettuce.core.RedisException;
 import org.jspecify.annotations.Nullable;
 
+import io.github.workqueue.redis.internal.link.OutageLog;
+import io.github.workqueue.redis.internal.link.RedisLink;
+import io.github.workqueue.redis.internal.link.ReplicaAck;
+import io.github.workqueue.redis.internal.link.WakeHints;
+
 /**
  * Sends to Redis together what one instance's threads ask of one queue: adds, dones, and
  * leases for the threads waiting in {@code get}, in one run of {@code batch.lua} per

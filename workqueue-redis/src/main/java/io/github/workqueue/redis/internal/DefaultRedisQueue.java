@@ -27,6 +27,11 @@ import io.github.workqueue.redis.QueueWidePause;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
 
+import io.github.workqueue.redis.internal.link.OutageLog;
+import io.github.workqueue.redis.internal.link.RedisLink;
+import io.github.workqueue.redis.internal.link.ReplicaAck;
+import io.github.workqueue.redis.internal.link.Script;
+
 /**
  * A {@link RedisQueue}: each operation is one script on Redis (see
  * {@code scripts/*.lua}), so it takes effect atomically there, between the call and its

@@ -9,6 +9,8 @@ import io.github.workqueue.redis.LateDoneOutcome;
 import io.github.workqueue.redis.RedisQueue;
 import org.jspecify.annotations.Nullable;
 
+import io.github.workqueue.redis.internal.link.RedisLink;
+
 /**
  * Tells what became of a {@code done} whose outcome the caller did not wait for, or
  * waited for in vain: a rejection is logged at WARN; a done that got no answer in time is

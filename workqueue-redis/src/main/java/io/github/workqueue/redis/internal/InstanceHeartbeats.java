@@ -9,6 +9,8 @@ import java.util.Map;
 
 import io.github.workqueue.redis.QueueInstance;
 
+import io.github.workqueue.redis.internal.link.RedisLink;
+
 /**
  * The instances serving one queue, as their heartbeats say: each instance writes its own
  * field of one hash (what it holds and waits for, and when) about once a second, without

@@ -9,6 +9,8 @@ import io.github.workqueue.redis.DoneResult;
 import io.github.workqueue.redis.RedisQueue;
 import io.lettuce.core.RedisException;
 
+import io.github.workqueue.redis.internal.link.OutageLog;
+
 /**
  * One instance's shutdown of a shared queue: it stops taking and accepting items, and a
  * drain waits for its workers' leases to end, then gives back those still held (their

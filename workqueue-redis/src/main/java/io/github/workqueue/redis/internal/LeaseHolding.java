@@ -17,6 +17,9 @@ import io.github.workqueue.redis.UnreplicatedWriteException;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
 
+import io.github.workqueue.redis.internal.link.RedisLink;
+import io.github.workqueue.redis.internal.link.Script;
+
 /**
  * The leases one instance's threads hold: taken from the batches in {@code get} (an item
  * that cannot be decoded is parked instead), recorded in {@link HeldLeases} for the

@@ -14,6 +14,11 @@ import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
 
+import io.github.workqueue.redis.internal.link.OutageLog;
+import io.github.workqueue.redis.internal.link.RedisLink;
+import io.github.workqueue.redis.internal.link.Script;
+import io.github.workqueue.redis.internal.link.SentScript;
+
 /**
  * Keeps one instance's leases alive: every third of the lease duration, one renew script
  * extends every lease in {@link HeldLeases} whose taking thread still lives and every

@@ -11,6 +11,10 @@ import java.util.function.Supplier;
 import io.github.workqueue.redis.RedisQueue;
 import io.lettuce.core.ScriptOutputType;
 
+import io.github.workqueue.redis.internal.link.RedisLink;
+import io.github.workqueue.redis.internal.link.Script;
+import io.github.workqueue.redis.internal.link.SentScript;
+
 /**
  * Gives leases back to Redis before they expire: one release script per shard, each item
  * still held by its token going back to the head of its shard's FIFO at once, not counted

@@ -15,6 +15,9 @@ import io.github.workqueue.redis.InFlightItem;
 import io.github.workqueue.redis.RedisQueueStats;
 import io.lettuce.core.ScriptOutputType;
 
+import io.github.workqueue.redis.internal.link.RedisLink;
+import io.github.workqueue.redis.internal.link.Script;
+
 /**
  * What an operator reads and does on a whole queue, over all its shards: lengths, the
  * queue-wide figures, in-flight and parked items, and requeueing or dropping a parked

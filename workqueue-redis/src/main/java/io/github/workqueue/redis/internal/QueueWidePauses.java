@@ -10,6 +10,9 @@ import io.github.workqueue.redis.QueueWidePause;
 import io.github.workqueue.redis.RedisQueue;
 import io.lettuce.core.ScriptOutputType;
 
+import io.github.workqueue.redis.internal.link.RedisLink;
+import io.github.workqueue.redis.internal.link.Script;
+
 /**
  * A queue's pause on every instance: a field of each shard's counters that
  * {@code batch.lua} reads before it grants a lease, so that every instance obeys it at

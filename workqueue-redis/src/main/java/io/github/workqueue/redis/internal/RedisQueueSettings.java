@@ -10,6 +10,8 @@ import io.github.workqueue.redis.ItemCodec;
 import io.github.workqueue.redis.LateDoneOutcome;
 import org.jspecify.annotations.Nullable;
 
+import io.github.workqueue.redis.internal.link.RedisLink;
+
 /**
  * What a {@link DefaultRedisQueue} is made of, as its builder collected it.
  *

@@ -11,6 +11,10 @@ import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 
+import io.github.workqueue.redis.internal.link.RedisLink;
+import io.github.workqueue.redis.internal.link.ReplicaAck;
+import io.github.workqueue.redis.internal.link.Script;
+
 /**
  * The adds that run a script of their own rather than riding in a batch: a delayed add
  * ({@code addAfter.lua}), a rate-limited add (the shared limiter's script) and an add

@@ -9,6 +9,8 @@ import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
 import org.jspecify.annotations.Nullable;
 
+import io.github.workqueue.redis.internal.link.SentScript;
+
 /**
  * One shard's part of a batch on its way to Redis: sent by the {@link Batcher}'s sender,
  * answered on a Lettuce thread (which only hands it back to the sender), read by the

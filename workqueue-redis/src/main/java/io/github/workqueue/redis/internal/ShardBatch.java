@@ -5,6 +5,8 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import io.github.workqueue.redis.internal.link.ReplicaAck;
+
 /**
  * One shard's part of a batch: one run of batch.lua, whose call this class lays out on
  * the Java side, both ways ({@link #args} and {@link #complete}; the script's header

@@ -14,6 +14,9 @@ import tools.jackson.databind.ObjectMapper;
 
 import io.github.workqueue.core.DeadLetter;
 
+import io.github.workqueue.redis.internal.link.RedisLink;
+import io.github.workqueue.redis.internal.link.Script;
+
 /**
  * The dead letters of a Redis queue that its workers gave up, queue-wide: a hash of
  * records and a sorted set of their times under the first shard's hash tag, at most

@@ -5,6 +5,9 @@ import java.util.function.Supplier;
 
 import io.lettuce.core.ScriptOutputType;
 
+import io.github.workqueue.redis.internal.link.RedisLink;
+import io.github.workqueue.redis.internal.link.Script;
+
 /**
  * The per-item state that makes retries queue-wide: the limiter's failure counts and
  * buckets (evaluated on Redis, shared by every instance) and the failed attempts that

@@ -7,6 +7,8 @@ import java.util.Optional;
 import io.github.workqueue.redis.RedisQueue;
 import org.jspecify.annotations.Nullable;
 
+import io.github.workqueue.redis.internal.link.RedisLink;
+
 /**
  * Watches one queue's batch sender on this instance. The sender never waits for Redis but
  * within a bound, so a sender busy for longer than {@link #thresholdNanos()} while no

@@ -13,6 +13,9 @@ import org.junit.jupiter.api.Test;
 
 import io.github.workqueue.redis.TestRedis;
 
+import io.github.workqueue.redis.internal.link.RedisLink;
+import io.github.workqueue.redis.internal.link.Script;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

@@ -8,6 +8,9 @@ import org.junit.jupiter.api.Test;
 
 import io.github.workqueue.redis.TestRedis;
 
+import io.github.workqueue.redis.internal.link.RedisLink;
+import io.github.workqueue.redis.internal.link.Script;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 

@@ -19,7 +19,7 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
 public final class WorkQueueRuntimeHints implements RuntimeHintsRegistrar {
 
 	/** Where a Redis queue's scripts are, beside the class that reads them. */
-	static final String SCRIPTS = "io/github/workqueue/redis/internal/scripts/";
+	static final String SCRIPTS = "io/github/workqueue/redis/internal/link/scripts/";
 
 	/** Where the dashboard's files are. */
 	static final String DASHBOARD = "META-INF/workqueue-dashboard/";

@@ -37,11 +37,11 @@ class NativeImageHintsTest {
 		assertThat(registrars).isNotEmpty();
 		registrars.forEach((registrar) -> registrar.registerHints(this.hints, getClass().getClassLoader()));
 		List<String> files = new ArrayList<>();
-		files.addAll(found("io/github/workqueue/redis/internal/scripts/", "**/*.lua"));
+		files.addAll(found("io/github/workqueue/redis/internal/link/scripts/", "**/*.lua"));
 		files.addAll(found("META-INF/workqueue-dashboard/", "*"));
 		assertThat(files).as("the scripts and the dashboard's files")
-			.contains("io/github/workqueue/redis/internal/scripts/batch.lua",
-					"io/github/workqueue/redis/internal/scripts/includes/fairness.lua",
+			.contains("io/github/workqueue/redis/internal/link/scripts/batch.lua",
+					"io/github/workqueue/redis/internal/link/scripts/includes/fairness.lua",
 					"META-INF/workqueue-dashboard/index.html", "META-INF/workqueue-dashboard/dashboard.js")
 			.hasSizeGreaterThan(30);
 		assertThat(files).allSatisfy(

@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.link;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Thread-safe.
  */
-final class ReplicaAck {
+public final class ReplicaAck {
 
 	private static final System.Logger logger = System.getLogger(RedisQueue.class.getName());
 
@@ -41,7 +41,7 @@ final class ReplicaAck {
 	 * @param timeout how long a write waits for them
 	 * @param metric counts the writes that fell short, or {@code null}
 	 */
-	ReplicaAck(String queue, int replicas, Duration timeout, @Nullable CounterMetric metric) {
+	public ReplicaAck(String queue, int replicas, Duration timeout, @Nullable CounterMetric metric) {
 		this.queue = queue;
 		this.replicas = replicas;
 		this.timeout = timeout;
@@ -49,7 +49,7 @@ final class ReplicaAck {
 	}
 
 	/** Whether writes wait for replicas. */
-	boolean isAsked() {
+	public boolean isAsked() {
 		return this.replicas > 0;
 	}
 
@@ -62,7 +62,7 @@ final class ReplicaAck {
 	}
 
 	/** The writes so far that fewer replicas confirmed than asked. */
-	long unreplicated() {
+	public long unreplicated() {
 		return this.unreplicated.sum();
 	}
 
@@ -72,7 +72,7 @@ final class ReplicaAck {
 	 * @return {@code null} if enough did; otherwise the shortfall, of which the caller
 	 * makes one {@link Shortfall#unreplicated exception} per write
 	 */
-	@Nullable Shortfall judge(long confirmed) {
+	public @Nullable Shortfall judge(long confirmed) {
 		boolean enough = confirmed >= this.replicas;
 		if (enough) {
 			if (this.fallingShort.compareAndSet(true, false)) {
@@ -98,14 +98,14 @@ final class ReplicaAck {
 	 * @param ack the setting
 	 * @param confirmed how many replicas confirmed them, -1 if the wait failed
 	 */
-	record Shortfall(ReplicaAck ack, long confirmed) {
+	public record Shortfall(ReplicaAck ack, long confirmed) {
 
 		/**
 		 * Counts one of the writes and makes its caller's exception.
 		 * @param operation what was written
 		 * @param encoded the item, as stored
 		 */
-		UnreplicatedWriteException unreplicated(String operation, String encoded) {
+		public UnreplicatedWriteException unreplicated(String operation, String encoded) {
 			this.ack.unreplicated.increment();
 			if (this.ack.metric != null) {
 				this.ack.metric.inc();

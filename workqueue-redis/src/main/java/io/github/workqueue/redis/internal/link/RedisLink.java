@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.link;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -114,12 +114,12 @@ public final class RedisLink implements AutoCloseable {
 	/**
 	 * The threads that open connections and make second tries, off the caller's thread.
 	 */
-	Executor helpers() {
+	public Executor helpers() {
 		return this.connector.threads();
 	}
 
 	/** The command timeout of the shared connection, or the connect bound before it. */
-	Duration replyTimeout() {
+	public Duration replyTimeout() {
 		LinkCommands current = this.connection.ifOpen();
 		return (current != null) ? current.timeout() : this.connector.bound();
 	}
@@ -127,9 +127,9 @@ public final class RedisLink implements AutoCloseable {
 	/**
 	 * How long a caller may wait for a request that goes to Redis: a connect if none is
 	 * open, then a reply that waits for another before it (the earliest of a shard's
-	 * parts on their way, see {@link Batcher}), then its own.
+	 * parts on their way, see {@code Batcher}), then its own.
 	 */
-	long requestBoundNanos() {
+	public long requestBoundNanos() {
 		// In nanoseconds: Duration's multipliedBy goes through BigDecimal, and every take
 		// asks.
 		return this.connector.bound().toNanos() + 2 * replyTimeout().toNanos();
@@ -146,7 +146,7 @@ public final class RedisLink implements AutoCloseable {
 	 * @throws RedisCommandTimeoutException if no reply came within the connection's
 	 * timeout
 	 */
-	<R> R run(Script script, ScriptOutputType type, String[] keys, String... args) {
+	public <R> R run(Script script, ScriptOutputType type, String[] keys, String... args) {
 		LinkCommands current = commands();
 		try {
 			return SentScript.await(this.scripts.firstTry(current, script, type, keys, args), current.timeout());
@@ -161,7 +161,7 @@ public final class RedisLink implements AutoCloseable {
 	 * travel together and no shard waits for another's; {@link Sent#reply()} reads the
 	 * reply once it came.
 	 */
-	<R> SentScript<R> send(Script script, ScriptOutputType type, String[] keys, String... args) {
+	public <R> SentScript<R> send(Script script, ScriptOutputType type, String[] keys, String... args) {
 		return send(script, type, keys, null, args);
 	}
 
@@ -171,7 +171,7 @@ public final class RedisLink implements AutoCloseable {
 	 * the ack asks: the sent script is answered when both are, and
 	 * {@link Sent#confirmedReplicas()} says how many replicas confirmed it.
 	 */
-	<R> SentScript<R> send(Script script, ScriptOutputType type, String[] keys, @Nullable ReplicaAck ack,
+	public <R> SentScript<R> send(Script script, ScriptOutputType type, String[] keys, @Nullable ReplicaAck ack,
 			String... args) {
 		LinkCommands current = commands();
 		RedisFuture<R> reply = this.scripts.firstTry(current, script, type, keys, args);
@@ -191,7 +191,7 @@ public final class RedisLink implements AutoCloseable {
 	 * passed (Redis's {@code WAIT}).
 	 * @return how many replicas confirmed them, -1 if the wait failed or got no answer
 	 */
-	long awaitReplicas(String key, ReplicaAck ack) {
+	public long awaitReplicas(String key, ReplicaAck ack) {
 		LinkCommands current = commands();
 		try {
 			return SentScript.await(current.replicaWait().send(key, ack.replicas(), ack.timeout().toMillis()),
@@ -202,22 +202,22 @@ public final class RedisLink implements AutoCloseable {
 		}
 	}
 
-	String hashGet(String key, String field) {
+	public String hashGet(String key, String field) {
 		return commands().hashes().hget(key, field);
 	}
 
-	Map<String, String> hashGetAll(String key) {
+	public Map<String, String> hashGetAll(String key) {
 		return commands().hashes().hgetall(key);
 	}
 
-	long hashIncrement(String key, String field) {
+	public long hashIncrement(String key, String field) {
 		return commands().hashes().hincrby(key, field, 1);
 	}
 
 	/**
 	 * Deletes a field from several hashes, the commands sent together: one round trip.
 	 */
-	void hashDeletePipelined(String field, String... keys) {
+	public void hashDeletePipelined(String field, String... keys) {
 		LinkCommands current = commands();
 		List<RedisFuture<Long>> replies = new ArrayList<>(keys.length);
 		for (String key : keys) {
@@ -228,7 +228,7 @@ public final class RedisLink implements AutoCloseable {
 		}
 	}
 
-	void hashDelete(String key, String field) {
+	public void hashDelete(String key, String field) {
 		commands().hashes().hdel(key, field);
 	}
 
@@ -240,7 +240,7 @@ public final class RedisLink implements AutoCloseable {
 	 * Listens for the wake-up hints on a list key, on a connection of its own.
 	 * @param block how long one blocking pop waits at most
 	 */
-	WakeHints wakeHints(String key, Duration block) {
+	public WakeHints wakeHints(String key, Duration block) {
 		return new WakeHints(this.connector, this.lists, key, block, System::nanoTime);
 	}
 
@@ -249,7 +249,7 @@ public final class RedisLink implements AutoCloseable {
 	 * a helper thread (unless a connect is under way) and sets it there; a failure is
 	 * dropped. For figures that the next call writes again (a heartbeat).
 	 */
-	void hashSetQuietly(String key, String field, String value) {
+	public void hashSetQuietly(String key, String field, String value) {
 		LinkCommands current = this.connection.ifOpen();
 		if (current != null) {
 			current.asyncHashes().hset(key, field, value);
@@ -270,7 +270,7 @@ public final class RedisLink implements AutoCloseable {
 	 * Deletes hash fields without waiting for the reply, if connected; otherwise does
 	 * nothing.
 	 */
-	void hashDeleteQuietly(String key, String... fields) {
+	public void hashDeleteQuietly(String key, String... fields) {
 		LinkCommands current = this.connection.ifOpen();
 		if (current != null) {
 			current.asyncHashes().hdel(key, fields);
@@ -284,7 +284,7 @@ public final class RedisLink implements AutoCloseable {
 	 * no connection or fails is lost (the other instances poll within their longest
 	 * block).
 	 */
-	void pushHint(String key) {
+	public void pushHint(String key) {
 		LinkCommands current = this.connection.ifOpen();
 		if (current == null) {
 			return;
@@ -301,17 +301,17 @@ public final class RedisLink implements AutoCloseable {
 	 * Asks to be given, before the connection closes, a time to wait for requests on
 	 * their way (the dones that queues sent without waiting).
 	 */
-	void beforeClose(LongConsumer awaitForNanos) {
+	public void beforeClose(LongConsumer awaitForNanos) {
 		this.beforeClose.add(awaitForNanos);
 	}
 
 	/** Whether the shared connection is being opened and none is open yet. */
-	boolean isConnecting() {
+	public boolean isConnecting() {
 		return this.connection.isConnecting();
 	}
 
 	/** Whether {@link #close()} was called: no request will be answered again. */
-	boolean isClosed() {
+	public boolean isClosed() {
 		return this.connection.isClosed();
 	}
 

@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.link;
 
 import java.lang.System.Logger.Level;
 import java.time.Instant;
@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * keep retrying meanwhile, and says since when it lasts. A failure after the application
  * closed the connection is no outage and is not logged. Thread-safe.
  */
-final class OutageLog {
+public final class OutageLog {
 
 	private static final System.Logger logger = System.getLogger(io.github.workqueue.redis.RedisQueue.class.getName());
 
@@ -30,12 +30,12 @@ final class OutageLog {
 	 * @param queue the queue's name
 	 * @param closed whether the connection was closed
 	 */
-	OutageLog(String queue, BooleanSupplier closed) {
+	public OutageLog(String queue, BooleanSupplier closed) {
 		this.queue = queue;
 		this.closed = closed;
 	}
 
-	void failed(RuntimeException ex) {
+	public void failed(RuntimeException ex) {
 		if (!this.closed.getAsBoolean() && this.down.compareAndSet(false, true)) {
 			this.since = Instant.now();
 			logger.log(Level.WARNING, "workqueue '" + this.queue + "': Redis cannot be reached (" + ex
@@ -44,11 +44,11 @@ final class OutageLog {
 	}
 
 	/** When the outage under way began, or empty while Redis answers. */
-	Optional<Instant> since() {
+	public Optional<Instant> since() {
 		return Optional.ofNullable(this.since);
 	}
 
-	void succeeded() {
+	public void succeeded() {
 		if (this.down.get() && this.down.compareAndSet(true, false)) {
 			this.since = null;
 			logger.log(Level.INFO, "workqueue '" + this.queue + "': Redis can be reached again");

@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.link;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -33,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  * waits to be closed ({@code dropped}: a drop needs a connection, which only a listen
  * makes, and that listen closed the one dropped before).
  */
-final class WakeHints {
+public final class WakeHints {
 
 	/**
 	 * How much longer than its own timeout a pop may stay unanswered before it is given
@@ -97,7 +97,7 @@ final class WakeHints {
 	 * sends the pop once connected. While Redis cannot be reached nothing listens, and
 	 * the waiters poll until it can.
 	 */
-	void listen(Consumer<Boolean> onEnd) {
+	public void listen(Consumer<Boolean> onEnd) {
 		StatefulConnection<String, String> stale = null;
 		StatefulConnection<String, String> popOn = null;
 		CompletableFuture<StatefulConnection<String, String>> started = null;
@@ -215,7 +215,7 @@ final class WakeHints {
 	}
 
 	/** Ends the pop in progress; no pop starts after. */
-	void close() {
+	public void close() {
 		StatefulConnection<String, String> open;
 		StatefulConnection<String, String> failed;
 		synchronized (this) {

@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.link;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <R> the reply's type
  */
-final class SentScript<R> {
+public final class SentScript<R> {
 
 	private final CompletableFuture<R> reply;
 
@@ -43,7 +43,15 @@ final class SentScript<R> {
 	/** The replicas that confirmed, once the {@code WAIT} was answered; -1 before. */
 	private volatile long confirmedReplicas = -1;
 
-	SentScript(CompletableFuture<R> reply, @Nullable Function<RedisException, R> secondTry, Duration timeout,
+	/**
+	 * A script on its way ({@link RedisLink#send} makes them; the batch state's tests
+	 * make one that never lands).
+	 * @param reply the reply to come
+	 * @param secondTry how to mend a first try the server did not run, or {@code null}
+	 * @param timeout how long the reply is waited for
+	 * @param replicas sends the {@code WAIT} that follows the reply, or {@code null}
+	 */
+	public SentScript(CompletableFuture<R> reply, @Nullable Function<RedisException, R> secondTry, Duration timeout,
 			@Nullable Supplier<CompletableFuture<Long>> replicas) {
 		this.reply = reply;
 		this.secondTry = secondTry;
@@ -58,7 +66,7 @@ final class SentScript<R> {
 	 * given, off that thread): the callback must neither block nor wait for a lock held
 	 * across I/O.
 	 */
-	void whenAnswered(Runnable callback) {
+	public void whenAnswered(Runnable callback) {
 		Supplier<CompletableFuture<Long>> wait = this.replicas;
 		if (wait == null) {
 			this.reply.whenComplete((reply, failure) -> callback.run());
@@ -80,17 +88,17 @@ final class SentScript<R> {
 	 * How many replicas confirmed the script's writes, once {@link #whenAnswered
 	 * answered}: -1 if the wait failed or none was sent.
 	 */
-	long confirmedReplicas() {
+	public long confirmedReplicas() {
 		return this.confirmedReplicas;
 	}
 
 	/** How long the reply may take: the connection's command timeout. */
-	Duration timeout() {
+	public Duration timeout() {
 		return this.timeout;
 	}
 
 	/** Gives up waiting for the reply; a reply that comes later is ignored. */
-	void cancel() {
+	public void cancel() {
 		this.reply.cancel(false);
 	}
 
@@ -99,7 +107,7 @@ final class SentScript<R> {
 	 * script, or refused functions: a second try ({@link #secondTry(Executor)}) mends
 	 * that.
 	 */
-	boolean wantsSecondTry() {
+	public boolean wantsSecondTry() {
 		RedisException failure = failure();
 		return this.secondTry != null && failure != null && ScriptCalls.wantsSecondTry(failure);
 	}
@@ -124,7 +132,7 @@ final class SentScript<R> {
 	 * {@link #wantsSecondTry()} said so.
 	 * @return the second try on its way, whose timeout allows for the load and the call
 	 */
-	SentScript<R> secondTry(Executor executor) {
+	public SentScript<R> secondTry(Executor executor) {
 		Function<RedisException, R> mend = Objects.requireNonNull(this.secondTry, "a second try's second try");
 		RedisException failure = Objects.requireNonNull(failure(), "a first try that did not fail");
 		return new SentScript<>(CompletableFuture.supplyAsync(() -> mend.apply(failure), executor), null,
@@ -136,7 +144,7 @@ final class SentScript<R> {
 	 * if the server lacked them.
 	 * @throws RedisException if the script failed or no reply came in time
 	 */
-	R reply() {
+	public R reply() {
 		try {
 			return await(this.reply, this.timeout);
 		}

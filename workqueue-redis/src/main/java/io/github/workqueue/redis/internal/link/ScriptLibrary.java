@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.link;
 
 /**
  * Every {@link Script} as one Redis function library ({@code FUNCTION LOAD}, Redis 7):

@@ -1,0 +1,14 @@
+/**
+ * A queue shared on Redis, behind {@link io.github.workqueue.redis.RedisQueue}:
+ * {@link io.github.workqueue.redis.internal.DefaultRedisQueue} wires the parts; the adds
+ * ({@code RedisAdds}, {@code ScriptedAdds}); the batches that carry adds, dones and lease
+ * asks to every shard in one script run ({@code Batcher} on the callers' side,
+ * {@code BatchState} the one owner of what callers, sender and replies share,
+ * {@code BatchSender} the one thread that sends, {@code BatchReplies}); the leases
+ * ({@code Taker}, {@code LeaseAsks}, {@code LeaseAheadBuffer}, {@code LeaseHolding},
+ * {@code LeaseRenewer}, {@code LeaseReturns}); and the views, pauses, dead letters,
+ * heartbeats and shutdown. What talks to Redis is in
+ * {@link io.github.workqueue.redis.internal.link}. docs/code-map.md walks an add through
+ * these classes.
+ */
+package io.github.workqueue.redis.internal;
