@@ -15,6 +15,8 @@ import io.github.workqueue.redis.internal.link.RedisLink;
 import io.github.workqueue.redis.internal.link.ReplicaAck;
 import io.github.workqueue.redis.internal.link.WakeHints;
 
+import io.github.workqueue.redis.internal.shared.Shards;
+
 /**
  * Reads the replies to a {@link Batcher}'s parts, on its sender: completes the adds and
  * dones, hands each grant to the first taker still waiting, else to the buffer while it

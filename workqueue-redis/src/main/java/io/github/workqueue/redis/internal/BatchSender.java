@@ -18,6 +18,8 @@ import io.github.workqueue.redis.internal.link.ReplicaAck;
 import io.github.workqueue.redis.internal.link.Script;
 import io.github.workqueue.redis.internal.link.SentScript;
 
+import io.github.workqueue.redis.internal.shared.Shards;
+
 /**
  * The {@link Batcher}'s sender: one thread that makes the batches from what the callers
  * asked, sends each shard's part without waiting for its reply, and reads the replies

@@ -23,6 +23,8 @@ import io.github.workqueue.redis.internal.link.RedisLink;
 import io.github.workqueue.redis.internal.link.ReplicaAck;
 import io.github.workqueue.redis.internal.link.WakeHints;
 
+import io.github.workqueue.redis.internal.shared.Shards;
+
 /**
  * Sends to Redis together what one instance's threads ask of one queue: adds, dones, and
  * leases for the threads waiting in {@code get}, in one run of {@code batch.lua} per

@@ -32,6 +32,15 @@ import io.github.workqueue.redis.internal.link.RedisLink;
 import io.github.workqueue.redis.internal.link.ReplicaAck;
 import io.github.workqueue.redis.internal.link.Script;
 
+import io.github.workqueue.redis.internal.shared.InstanceHeartbeats;
+import io.github.workqueue.redis.internal.shared.LimiterSpec;
+import io.github.workqueue.redis.internal.shared.QueueViews;
+import io.github.workqueue.redis.internal.shared.QueueWidePauses;
+import io.github.workqueue.redis.internal.shared.Shards;
+import io.github.workqueue.redis.internal.shared.SharedDeadLetters;
+import io.github.workqueue.redis.internal.shared.SharedFailures;
+import io.github.workqueue.redis.internal.shared.SharedRateLimiter;
+
 /**
  * A {@link RedisQueue}: each operation is one script on Redis (see
  * {@code scripts/*.lua}), so it takes effect atomically there, between the call and its

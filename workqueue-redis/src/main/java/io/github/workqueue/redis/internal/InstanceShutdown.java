@@ -11,6 +11,8 @@ import io.lettuce.core.RedisException;
 
 import io.github.workqueue.redis.internal.link.OutageLog;
 
+import io.github.workqueue.redis.internal.shared.InstanceHeartbeats;
+
 /**
  * One instance's shutdown of a shared queue: it stops taking and accepting items, and a
  * drain waits for its workers' leases to end, then gives back those still held (their

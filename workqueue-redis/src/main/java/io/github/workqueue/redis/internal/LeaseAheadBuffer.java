@@ -7,6 +7,8 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import io.github.workqueue.redis.internal.shared.Shards;
+
 /**
  * The leases one instance took ahead of its waiting threads (prefetch), and when to ask
  * for more: at most as many as {@link LeaseAheadSizing} says now (never more than

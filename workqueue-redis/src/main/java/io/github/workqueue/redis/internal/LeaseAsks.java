@@ -7,6 +7,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 
+import io.github.workqueue.redis.internal.shared.Shards;
+
 /**
  * The threads waiting in {@link Batcher#take} and the asks for their leases: which shard
  * is asked next, when the next ask is due, and how long the takers wait once every shard

@@ -20,6 +20,8 @@ import org.jspecify.annotations.Nullable;
 import io.github.workqueue.redis.internal.link.RedisLink;
 import io.github.workqueue.redis.internal.link.Script;
 
+import io.github.workqueue.redis.internal.shared.Shards;
+
 /**
  * The leases one instance's threads hold: taken from the batches in {@code get} (an item
  * that cannot be decoded is parked instead), recorded in {@link HeldLeases} for the

@@ -15,6 +15,8 @@ import io.github.workqueue.redis.internal.link.RedisLink;
 import io.github.workqueue.redis.internal.link.Script;
 import io.github.workqueue.redis.internal.link.SentScript;
 
+import io.github.workqueue.redis.internal.shared.Shards;
+
 /**
  * Gives leases back to Redis before they expire: one release script per shard, each item
  * still held by its token going back to the head of its shard's FIFO at once, not counted

@@ -10,6 +10,9 @@ import io.github.workqueue.core.DeadLetter;
 import io.github.workqueue.redis.RedisQueue;
 import org.jspecify.annotations.Nullable;
 
+import io.github.workqueue.redis.internal.shared.QueueViews;
+import io.github.workqueue.redis.internal.shared.SharedDeadLetters;
+
 /**
  * Both kinds of a shared queue's dead letters: the items its workers gave up
  * ({@link SharedDeadLetters}, queue-wide, at most {@link SharedDeadLetters#CAPACITY}) and

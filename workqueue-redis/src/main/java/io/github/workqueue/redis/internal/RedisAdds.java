@@ -21,6 +21,8 @@ import io.github.workqueue.redis.RedisQueue;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.ObjectMapper;
 
+import io.github.workqueue.redis.internal.shared.LimiterSpec;
+
 /**
  * Every way an item is added to a shared queue: plain and prioritised adds ride in the
  * batches ({@link Batcher}), one at a time or many together; delayed and rate-limited

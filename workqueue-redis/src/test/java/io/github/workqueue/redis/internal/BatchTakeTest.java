@@ -16,6 +16,8 @@ import io.github.workqueue.redis.TestRedis;
 import io.github.workqueue.redis.internal.link.RedisLink;
 import io.github.workqueue.redis.internal.link.Script;
 
+import io.github.workqueue.redis.internal.shared.QueueKeys;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

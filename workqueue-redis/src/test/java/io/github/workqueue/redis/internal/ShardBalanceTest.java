@@ -5,6 +5,8 @@ import java.util.Arrays;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import io.github.workqueue.redis.internal.shared.Shards;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.shared;
 
 import java.time.Duration;
 import java.util.Locale;
@@ -16,7 +16,7 @@ import io.github.workqueue.core.ratelimit.WithMaxWaitRateLimiter;
  * shares its failure counts and buckets. Durations are in microseconds, Redis's
  * resolution. Immutable.
  */
-final class LimiterSpec {
+public final class LimiterSpec {
 
 	private static final Duration LONGEST = Duration.ofDays(365L * 1000);
 
@@ -38,7 +38,7 @@ final class LimiterSpec {
 	 * @throws IllegalArgumentException for any other limiter, whose state Redis cannot
 	 * share
 	 */
-	static LimiterSpec of(RateLimiter<?> limiter) {
+	public static LimiterSpec of(RateLimiter<?> limiter) {
 		return new LimiterSpec(limiter);
 	}
 
@@ -94,7 +94,7 @@ final class LimiterSpec {
 	}
 
 	/** Rounded up, so that no delay shrinks to nothing; saturated at a thousand years. */
-	static long micros(Duration duration) {
+	public static long micros(Duration duration) {
 		if (duration.compareTo(LONGEST) > 0) {
 			return LONGEST.toNanos() / 1000;
 		}

@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.shared;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,10 +26,10 @@ import io.github.workqueue.redis.internal.link.Script;
  * <p>
  * Thread-safe: each operation is one script.
  */
-final class SharedDeadLetters {
+public final class SharedDeadLetters {
 
 	/** The most dead letters kept per queue. */
-	static final int CAPACITY = 10_000;
+	public static final int CAPACITY = 10_000;
 
 	private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -39,14 +39,14 @@ final class SharedDeadLetters {
 
 	private final Supplier<String> now;
 
-	SharedDeadLetters(RedisLink link, QueueKeys keys, Supplier<String> now) {
+	public SharedDeadLetters(RedisLink link, QueueKeys keys, Supplier<String> now) {
 		this.link = link;
 		this.keys = keys;
 		this.now = now;
 	}
 
 	/** Keeps a dead letter; returns how many old ones were dropped to make room. */
-	long keep(String encoded, String reason, int attempts, @Nullable String lastError) {
+	public long keep(String encoded, String reason, int attempts, @Nullable String lastError) {
 		Map<String, Object> record = new LinkedHashMap<>();
 		record.put("reason", reason);
 		record.put("attempts", attempts);
@@ -60,7 +60,7 @@ final class SharedDeadLetters {
 	}
 
 	/** The newest dead letters, at most {@code limit}. */
-	List<DeadLetter> newest(int limit) {
+	public List<DeadLetter> newest(int limit) {
 		List<Object> reply = this.link.run(Script.DEAD_LETTERS, ScriptOutputType.MULTI, this.keys.scriptKeys(),
 				this.now.get(), Integer.toString(limit));
 		List<DeadLetter> letters = new ArrayList<>();
@@ -74,7 +74,7 @@ final class SharedDeadLetters {
 	}
 
 	/** Forgets a dead letter; false if there was none. */
-	boolean drop(String encoded) {
+	public boolean drop(String encoded) {
 		Long removed = this.link.run(Script.DROP_DEAD_LETTER, ScriptOutputType.INTEGER, this.keys.scriptKeys(),
 				this.now.get(), encoded);
 		return removed == 1;

@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.shared;
 
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -16,7 +16,7 @@ import io.github.workqueue.redis.internal.link.Script;
  * item's shard uses their delays, so the whole queue keeps one rate. Thread-safe
  * (stateless).
  */
-final class SharedFailures {
+public final class SharedFailures {
 
 	private final RedisLink link;
 
@@ -26,7 +26,7 @@ final class SharedFailures {
 
 	private final Supplier<String> now;
 
-	SharedFailures(RedisLink link, Shards shards, LimiterSpec limiter, Supplier<String> now) {
+	public SharedFailures(RedisLink link, Shards shards, LimiterSpec limiter, Supplier<String> now) {
 		this.link = link;
 		this.shards = shards;
 		this.limiter = limiter;
@@ -34,7 +34,7 @@ final class SharedFailures {
 	}
 
 	/** Counts a failure and waits the limiter's delay, as addAfter; returns the delay. */
-	Duration addRateLimited(String encoded) {
+	public Duration addRateLimited(String encoded) {
 		Long micros = this.link.run(Script.ADD_RATE_LIMITED, ScriptOutputType.INTEGER, keysOf(encoded), this.now.get(),
 				encoded, this.limiter.json(), reservedBuckets());
 		return Duration.ofNanos(micros * 1000);
@@ -48,15 +48,15 @@ final class SharedFailures {
 	}
 
 	/** The limiter, as the scripts read it. */
-	String limiterJson() {
+	public String limiterJson() {
 		return this.limiter.json();
 	}
 
-	void forget(String encoded) {
+	public void forget(String encoded) {
 		this.link.hashDelete(shardOf(encoded).failures(), encoded);
 	}
 
-	int numRequeues(String encoded) {
+	public int numRequeues(String encoded) {
 		if (!this.limiter.countsFailures()) {
 			return 0;
 		}
@@ -64,12 +64,12 @@ final class SharedFailures {
 		return (count != null) ? Integer.parseInt(count) : 0;
 	}
 
-	int failedAttempts(String encoded) {
+	public int failedAttempts(String encoded) {
 		String count = this.link.hashGet(shardOf(encoded).failedAttempts(), encoded);
 		return (count != null) ? Integer.parseInt(count) : 0;
 	}
 
-	int recordFailedAttempt(String encoded) {
+	public int recordFailedAttempt(String encoded) {
 		return (int) Math.min(Integer.MAX_VALUE, this.link.hashIncrement(shardOf(encoded).failedAttempts(), encoded));
 	}
 
@@ -77,7 +77,7 @@ final class SharedFailures {
 	 * Clears the failed attempts, and with {@code forget} the limiter's count too, in one
 	 * round trip.
 	 */
-	void clearFailedAttempts(String encoded, boolean forget) {
+	public void clearFailedAttempts(String encoded, boolean forget) {
 		if (forget) {
 			this.link.hashDeletePipelined(encoded, shardOf(encoded).failedAttempts(), shardOf(encoded).failures());
 		}
@@ -90,7 +90,7 @@ final class SharedFailures {
 	 * The buckets' delays reserved in the first shard (JSON), or empty when the item's
 	 * shard reserves them itself (one shard, or no bucket).
 	 */
-	String reservedBuckets() {
+	public String reservedBuckets() {
 		if (this.shards.count() == 1 || !this.limiter.hasBuckets()) {
 			return "";
 		}

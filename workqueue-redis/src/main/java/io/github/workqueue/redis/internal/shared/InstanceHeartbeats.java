@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.shared;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -20,7 +20,7 @@ import io.github.workqueue.redis.internal.link.RedisLink;
  * <p>
  * <b>Concurrency.</b> Thread-safe: it keeps no state of its own.
  */
-final class InstanceHeartbeats {
+public final class InstanceHeartbeats {
 
 	/**
 	 * How long the heartbeat of an instance not seen is listed before it is forgotten.
@@ -33,25 +33,25 @@ final class InstanceHeartbeats {
 
 	private final String holder;
 
-	InstanceHeartbeats(RedisLink link, String key, String holder) {
+	public InstanceHeartbeats(RedisLink link, String key, String holder) {
 		this.link = link;
 		this.key = key;
 		this.holder = holder;
 	}
 
 	/** Writes this instance's heartbeat, never waiting for Redis. */
-	void beat(int leases, int waitingInGet, int leasedAhead, boolean workersPaused) {
+	public void beat(int leases, int waitingInGet, int leasedAhead, boolean workersPaused) {
 		this.link.hashSetQuietly(this.key, this.holder, System.currentTimeMillis() + " " + leases + " " + waitingInGet
 				+ " " + leasedAhead + " " + (workersPaused ? "paused" : "taking"));
 	}
 
 	/** Removes this instance's heartbeat (at shutdown), never waiting for Redis. */
-	void stop() {
+	public void stop() {
 		this.link.hashDeleteQuietly(this.key, this.holder);
 	}
 
 	/** Every instance seen within the last hour, by holder name. */
-	List<QueueInstance> read() {
+	public List<QueueInstance> read() {
 		Map<String, String> beats = this.link.hashGetAll(this.key);
 		long forgetBefore = System.currentTimeMillis() - FORGET_AFTER.toMillis();
 		List<QueueInstance> instances = new ArrayList<>();

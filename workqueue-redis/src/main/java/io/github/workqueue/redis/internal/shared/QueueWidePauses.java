@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.shared;
 
 import java.lang.System.Logger.Level;
 import java.time.Instant;
@@ -22,7 +22,7 @@ import io.github.workqueue.redis.internal.link.Script;
  * <b>Concurrency.</b> Thread-safe: it keeps no state of its own; each shard's change is
  * one script.
  */
-final class QueueWidePauses {
+public final class QueueWidePauses {
 
 	private static final System.Logger logger = System.getLogger(RedisQueue.class.getName());
 
@@ -34,7 +34,7 @@ final class QueueWidePauses {
 
 	private final Supplier<String> now;
 
-	QueueWidePauses(String name, RedisLink link, Shards shards, Supplier<String> now) {
+	public QueueWidePauses(String name, RedisLink link, Shards shards, Supplier<String> now) {
 		this.name = name;
 		this.link = link;
 		this.shards = shards;
@@ -46,7 +46,7 @@ final class QueueWidePauses {
 	 * @param by who pauses it
 	 * @return false if it was paused already
 	 */
-	boolean pause(String by) {
+	public boolean pause(String by) {
 		Objects.requireNonNull(by, "by");
 		if (by.isBlank()) {
 			throw new IllegalArgumentException("Say who pauses the queue: by must not be blank");
@@ -62,7 +62,7 @@ final class QueueWidePauses {
 	 * Ends the pause on every instance.
 	 * @return false if it was not paused
 	 */
-	boolean resume() {
+	public boolean resume() {
 		boolean changed = setOnEveryShard("");
 		if (changed) {
 			logger.log(Level.INFO, "workqueue '" + this.name + "': resumed on every instance");
@@ -71,7 +71,7 @@ final class QueueWidePauses {
 	}
 
 	/** The pause in force, if any, as the first shard keeps it. */
-	Optional<QueueWidePause> current() {
+	public Optional<QueueWidePause> current() {
 		String state = this.link.run(Script.PAUSED, ScriptOutputType.VALUE, this.shards.keys(0).scriptKeys(),
 				this.now.get());
 		if (state == null) {

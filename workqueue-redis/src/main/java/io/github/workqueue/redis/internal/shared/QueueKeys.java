@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.shared;
 
 /**
  * The keys of one queue shard, all under one hash tag (see {@link Shards}) so that they
@@ -7,7 +7,7 @@ package io.github.workqueue.redis.internal;
  * the same way: sending one key instead of fourteen saves encoding them on every call.
  * Immutable.
  */
-final class QueueKeys {
+public final class QueueKeys {
 
 	private static final String[] SUFFIXES = { "queue", "dirty-since", "inflight", "leases", "waiting", "order",
 			"failures", "expiries", "parked", "buckets", "wake", "counters", "ended", "ended-before" };
@@ -29,7 +29,7 @@ final class QueueKeys {
 	/**
 	 * @param tag the shard's hash tag, without braces
 	 */
-	QueueKeys(String tag) {
+	public QueueKeys(String tag) {
 		String prefix = "{" + tag + "}:";
 		this.failedAttempts = prefix + "attempts";
 		this.instances = prefix + "instances";
@@ -44,7 +44,7 @@ final class QueueKeys {
 	 * The KEYS of a script's call: the queue's key, after which the script names the
 	 * others. The array is shared: not to be changed.
 	 */
-	String[] scriptKeys() {
+	public String[] scriptKeys() {
 		return this.scriptKeys;
 	}
 
@@ -52,7 +52,7 @@ final class QueueKeys {
 		return this.keys[0];
 	}
 
-	String waiting() {
+	public String waiting() {
 		return this.keys[4];
 	}
 
@@ -64,7 +64,7 @@ final class QueueKeys {
 		return this.failedAttempts;
 	}
 
-	String instances() {
+	public String instances() {
 		return this.instances;
 	}
 
@@ -72,11 +72,11 @@ final class QueueKeys {
 		return this.keys[8];
 	}
 
-	String wake() {
+	public String wake() {
 		return this.keys[10];
 	}
 
-	String counters() {
+	public String counters() {
 		return this.keys[11];
 	}
 

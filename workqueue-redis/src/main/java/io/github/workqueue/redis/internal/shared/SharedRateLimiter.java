@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.shared;
 
 import java.time.Duration;
 import java.util.function.Function;
@@ -11,7 +11,7 @@ import io.github.workqueue.core.ratelimit.RateLimiter;
  *
  * @param <T> the type of the items
  */
-final class SharedRateLimiter<T> implements RateLimiter<T> {
+public final class SharedRateLimiter<T> implements RateLimiter<T> {
 
 	private final SharedFailures failures;
 
@@ -19,7 +19,7 @@ final class SharedRateLimiter<T> implements RateLimiter<T> {
 
 	private final Object configured;
 
-	SharedRateLimiter(SharedFailures failures, Function<T, String> encode, Object configured) {
+	public SharedRateLimiter(SharedFailures failures, Function<T, String> encode, Object configured) {
 		this.failures = failures;
 		this.encode = encode;
 		this.configured = configured;

@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.shared;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -15,11 +15,11 @@ import io.lettuce.core.cluster.SlotHash;
  * item always lives in the same shard: the CRC-32 of its encoded form, modulo S, which
  * every instance computes alike. Immutable.
  */
-final class Shards {
+public final class Shards {
 
 	private final List<QueueKeys> keys;
 
-	Shards(String prefix, String name, int count) {
+	public Shards(String prefix, String name, int count) {
 		if (count < 1) {
 			throw new IllegalArgumentException("shards must be at least 1, was " + count);
 		}
@@ -50,16 +50,16 @@ final class Shards {
 		}
 	}
 
-	int count() {
+	public int count() {
 		return this.keys.size();
 	}
 
-	QueueKeys keys(int shard) {
+	public QueueKeys keys(int shard) {
 		return this.keys.get(shard);
 	}
 
 	/** The shard of an item, by its encoded form. */
-	int of(String encoded) {
+	public int of(String encoded) {
 		if (this.keys.size() == 1) {
 			return 0;
 		}

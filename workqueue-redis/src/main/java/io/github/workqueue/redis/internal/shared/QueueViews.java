@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.shared;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,7 +24,7 @@ import io.github.workqueue.redis.internal.link.Script;
  * item. Each read is a snapshot per shard, the shards read one after another. Thread-safe
  * (stateless).
  */
-final class QueueViews {
+public final class QueueViews {
 
 	private final RedisLink link;
 
@@ -32,13 +32,13 @@ final class QueueViews {
 
 	private final Supplier<String> now;
 
-	QueueViews(RedisLink link, Shards shards, Supplier<String> now) {
+	public QueueViews(RedisLink link, Shards shards, Supplier<String> now) {
 		this.link = link;
 		this.shards = shards;
 		this.now = now;
 	}
 
-	int len() {
+	public int len() {
 		long length = 0;
 		for (int shard = 0; shard < this.shards.count(); shard++) {
 			Long ready = this.link.run(Script.LEN, ScriptOutputType.INTEGER, this.shards.keys(shard).scriptKeys(),
@@ -49,7 +49,7 @@ final class QueueViews {
 	}
 
 	/** Ready items per priority, every shard summed, highest first. */
-	SortedMap<Integer, Integer> lenByPriority() {
+	public SortedMap<Integer, Integer> lenByPriority() {
 		SortedMap<Integer, Integer> sizes = new TreeMap<>(Collections.reverseOrder());
 		String time = this.now.get();
 		for (int shard = 0; shard < this.shards.count(); shard++) {
@@ -63,7 +63,7 @@ final class QueueViews {
 	}
 
 	/** Ready items per first fairness key, every shard and priority summed. */
-	Map<String, Integer> lenByFairnessKey() {
+	public Map<String, Integer> lenByFairnessKey() {
 		Map<String, Integer> sizes = new TreeMap<>();
 		String time = this.now.get();
 		for (int shard = 0; shard < this.shards.count(); shard++) {
@@ -80,12 +80,12 @@ final class QueueViews {
 	 * Items waiting for their ready time: read from the stats, whose script first
 	 * promotes the items whose time has come.
 	 */
-	int waitingLen() {
+	public int waitingLen() {
 		return (int) Math.min(Integer.MAX_VALUE, stats().waiting());
 	}
 
 	/** The figures of every shard, summed. */
-	RedisQueueStats stats() {
+	public RedisQueueStats stats() {
 		long[] sums = new long[7];
 		String time = this.now.get();
 		for (int shard = 0; shard < this.shards.count(); shard++) {
@@ -98,7 +98,7 @@ final class QueueViews {
 		return new RedisQueueStats(sums[0], sums[1], sums[2], sums[3], sums[4], sums[5], sums[6]);
 	}
 
-	Map<String, String> parked() {
+	public Map<String, String> parked() {
 		Map<String, String> parked = new LinkedHashMap<>();
 		for (int shard = 0; shard < this.shards.count(); shard++) {
 			parked.putAll(this.link.hashGetAll(this.shards.keys(shard).parked()));
@@ -110,7 +110,7 @@ final class QueueViews {
 	 * Takes an item out of the parked ones, queueing it again or dropping it.
 	 * @return whether it was parked
 	 */
-	boolean unpark(String encoded, boolean requeue) {
+	public boolean unpark(String encoded, boolean requeue) {
 		Objects.requireNonNull(encoded, "encoded");
 		Long wasParked = this.link.run(Script.UNPARK, ScriptOutputType.INTEGER,
 				this.shards.keys(this.shards.of(encoded)).scriptKeys(), this.now.get(), encoded,
@@ -118,7 +118,7 @@ final class QueueViews {
 		return wasParked == 1;
 	}
 
-	List<InFlightItem> inFlight() {
+	public List<InFlightItem> inFlight() {
 		List<InFlightItem> items = new ArrayList<>();
 		String time = this.now.get();
 		for (int shard = 0; shard < this.shards.count(); shard++) {
