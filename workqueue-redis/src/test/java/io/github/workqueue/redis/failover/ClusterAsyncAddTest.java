@@ -38,14 +38,11 @@ class ClusterAsyncAddTest {
 	private static final int SHARDS = 3;
 
 	/**
-	 * More than one command timeout (2 s): the others held by the failing shard for each
-	 * of its tries. Most runs see the others' longest gap under 200 ms; about one run in
-	 * ten (more in a full build) sees one gap of about one command timeout, while the
-	 * failing shard's second tries wait for the dead master's {@code FUNCTION LOAD}. That
-	 * single hold is not understood yet, and this bound admits it, so that it is not
-	 * mistaken for the hold through every retry that this test exists to catch.
+	 * Shorter than a command timeout (2 s): the others never held by the failing shard,
+	 * not even by its second tries, whose library load waits only for the master that
+	 * refused the call.
 	 */
-	private static final Duration LONGEST_GAP_OF_THE_OTHER_SHARDS = Duration.ofMillis(2500);
+	private static final Duration LONGEST_GAP_OF_THE_OTHER_SHARDS = Duration.ofMillis(1500);
 
 	@TempDir
 	Path dir;

@@ -54,22 +54,42 @@ final class ClusterRouting {
 	}
 
 	/**
-	 * Loads the library on each master of the cluster, all at once, and waits for every
-	 * master's answer uninterruptibly, as for a script: a function is kept by the master
-	 * that loaded it and its replicas only.
+	 * Loads the library on each master of the cluster, all at once, and waits,
+	 * uninterruptibly as for a script, for the answer of the master that serves the key's
+	 * slot only: that master refused the call, and a function is kept by the master that
+	 * loaded it and its replicas only. The other masters' loads go on without a wait, so
+	 * that a master that does not answer (killed, and not yet marked failing) holds no
+	 * other shard's second try; one whose load failed refuses a call in turn and loads it
+	 * then.
+	 * @param key a key of the refused call, or empty if it had none (then every load is
+	 * waited for)
 	 */
-	static void loadOnEveryMaster(StatefulRedisClusterConnection<String, String> connection, Executor sendFrom) {
-		List<Future<String>> loads = new ArrayList<>();
+	static void loadWhereRefused(StatefulRedisClusterConnection<String, String> connection, String key,
+			Executor sendFrom) {
+		RedisClusterNode refused = key.isEmpty() ? null
+				: connection.getPartitions().getMasterBySlot(SlotHash.getSlot(key));
+		Future<String> awaited = null;
+		List<Future<String>> all = new ArrayList<>();
 		for (RedisClusterNode node : connection.getPartitions()) {
 			// A master the cluster marked failing is being replaced: its replica loads
 			// the library when it refuses a call in turn.
 			if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.is(RedisClusterNode.NodeFlag.FAIL)
 					&& !node.is(RedisClusterNode.NodeFlag.EVENTUAL_FAIL)) {
-				loads.add(offEventLoop(connection.getConnectionAsync(node.getNodeId()),
-						(master) -> master.async().functionLoad(ScriptLibrary.CODE, true), sendFrom));
+				Future<String> load = offEventLoop(connection.getConnectionAsync(node.getNodeId()),
+						(master) -> master.async().functionLoad(ScriptLibrary.CODE, true), sendFrom);
+				all.add(load);
+				if (refused != null && node.getNodeId().equals(refused.getNodeId())) {
+					awaited = load;
+				}
 			}
 		}
-		for (Future<String> load : loads) {
+		if (awaited != null) {
+			SentScript.await(awaited, connection.getTimeout());
+			return;
+		}
+		// No key, or its slot's master not known here (a topology being refreshed):
+		// every load.
+		for (Future<String> load : all) {
 			SentScript.await(load, connection.getTimeout());
 		}
 	}

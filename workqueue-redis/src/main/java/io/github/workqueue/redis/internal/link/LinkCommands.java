@@ -2,6 +2,7 @@ package io.github.workqueue.redis.internal.link;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 import io.lettuce.core.api.async.RedisFunctionAsyncCommands;
 import io.lettuce.core.api.async.RedisHashAsyncCommands;
@@ -15,8 +16,8 @@ import io.lettuce.core.api.sync.RedisListCommands;
  *
  * @param scripting scripts, where functions are refused
  * @param functions calls of the function library
- * @param libraryLoader loads the library where the server lacks it (every master of a
- * cluster)
+ * @param libraryLoader loads the library where the server lacks it, given a key of the
+ * refused call (on every master of a cluster, waiting for the key's)
  * @param asyncHashes hash commands, not waited for
  * @param asyncLists list commands, not waited for
  * @param hashes hash commands, waited for
@@ -25,7 +26,7 @@ import io.lettuce.core.api.sync.RedisListCommands;
  * @param timeout the connection's command timeout
  */
 record LinkCommands(RedisScriptingAsyncCommands<String, String> scripting,
-		RedisFunctionAsyncCommands<String, String> functions, Runnable libraryLoader,
+		RedisFunctionAsyncCommands<String, String> functions, Consumer<String> libraryLoader,
 		RedisHashAsyncCommands<String, String> asyncHashes, RedisListAsyncCommands<String, String> asyncLists,
 		RedisHashCommands<String, String> hashes, RedisListCommands<String, String> lists, ReplicaWait replicaWait,
 		Duration timeout) {

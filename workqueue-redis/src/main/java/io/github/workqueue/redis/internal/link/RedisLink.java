@@ -81,7 +81,7 @@ public final class RedisLink implements AutoCloseable {
 			var typed = (StatefulRedisConnection<String, String>) connection;
 			var sync = typed.sync();
 			return new LinkCommands(typed.async(), typed.async(),
-					() -> SentScript.await(typed.async().functionLoad(ScriptLibrary.CODE, true),
+					(key) -> SentScript.await(typed.async().functionLoad(ScriptLibrary.CODE, true),
 							connection.getTimeout()),
 					typed.async(), typed.async(), sync, sync,
 					(key, replicas, millis) -> typed.async().waitForReplication(replicas, millis).toCompletableFuture(),
@@ -95,9 +95,9 @@ public final class RedisLink implements AutoCloseable {
 			var typed = (StatefulRedisClusterConnection<String, String>) connection;
 			var sync = typed.sync();
 			return new LinkCommands(typed.async(), typed.async(),
-					() -> ClusterRouting.loadOnEveryMaster(typed, connector.threads()), typed.async(), typed.async(),
-					sync, sync, (key, replicas, millis) -> ClusterRouting.waitOnMasterOf(typed, key, replicas, millis,
-							connector.threads()),
+					(key) -> ClusterRouting.loadWhereRefused(typed, key, connector.threads()), typed.async(),
+					typed.async(), sync, sync, (key, replicas, millis) -> ClusterRouting.waitOnMasterOf(typed, key,
+							replicas, millis, connector.threads()),
 					connection.getTimeout());
 		}, (connection) -> ((StatefulRedisClusterConnection<String, String>) connection).async(), false);
 	}

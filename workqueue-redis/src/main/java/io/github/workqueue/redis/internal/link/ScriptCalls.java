@@ -50,7 +50,7 @@ final class ScriptCalls {
 		}
 		if (isCommandError(failure, FUNCTION_NOT_FOUND)) {
 			try {
-				current.libraryLoader().run();
+				current.libraryLoader().accept((keys.length > 0) ? keys[0] : "");
 				return SentScript.await(current.functions().fcall(ScriptLibrary.functionOf(script), type, keys, args),
 						current.timeout());
 			}
