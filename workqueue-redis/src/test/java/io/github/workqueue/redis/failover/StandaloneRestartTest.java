@@ -93,7 +93,12 @@ class StandaloneRestartTest {
 					assertThat(queue.stalledFor()).isEmpty();
 				}
 			}
-			queues.forEach(RedisQueue::shutDown);
+			finally {
+				// Also when an assertion failed: queues left running would keep
+				// renewing on clients shut down after the test, and log into the
+				// next tests of this JVM.
+				queues.forEach(RedisQueue::shutDown);
+			}
 		}
 	}
 
