@@ -17,10 +17,11 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 /**
  * What a Redis Cluster connection does that a standalone one does not, for
  * {@link RedisLink}: {@code WAIT} sent to the master of a key's slot, and the function
- * library loaded on every master. Stateless. A node's connection may be opened on the
- * way, and then ends on a Lettuce event loop: the command that follows it is then sent
- * from the executor given, since Lettuce's write takes a lock that another writer may
- * hold; a connection already open (the usual case) is used on the caller's thread.
+ * library loaded on every master, waited for on the one that refused a call. Stateless. A
+ * node's connection may be opened on the way, and then ends on a Lettuce event loop: the
+ * command that follows it is then sent from the executor given, since Lettuce's write
+ * takes a lock that another writer may hold; a connection already open (the usual case)
+ * is used on the caller's thread.
  */
 final class ClusterRouting {
 
