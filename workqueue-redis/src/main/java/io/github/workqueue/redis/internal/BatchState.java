@@ -1,11 +1,7 @@
 package io.github.workqueue.redis.internal;
 
-import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 
@@ -25,13 +21,14 @@ import org.jspecify.annotations.Nullable;
  * <li>{@code buffer}: the leases taken ahead of the takers, and its sizing;</li>
  * <li>{@code sentParts}: per shard, the parts on their way (the landed sent parts are a
  * concurrent queue, handed over without the monitor: {@link #landed});</li>
- * <li>{@code awaited}, {@code lingerUntil}, {@code lingering}: the sender's linger for
- * the threads whose dones the last batch answered;</li>
+ * <li>{@code wakes}: whether a sender thread runs (or was started), and its linger for
+ * the threads whose dones the last batch answered ({@link SenderWakes});</li>
  * <li>{@code passOn}: the shards whose hint found no taker here, for the sender to pass
- * on to another instance;</li>
- * <li>{@code running}: whether a sender thread runs (or was started).</li>
+ * on to another instance.</li>
  * </ul>
- * <b>Invariants</b>, kept by the methods here:
+ * What the next batch carries, and how long the sender may idle, is read from this state
+ * by a {@link BatchPlanner}, under the monitor. <b>Invariants</b>, kept by the methods
+ * here:
  * <ul>
  * <li>a shard has at most {@link SentParts#MOST_PER_SHARD} parts on their way; while it
  * has that many its next part gathers in {@code pending}, and is made only once one of
@@ -55,11 +52,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class BatchState {
 
-	/**
-	 * How long the sender lingers for the threads whose dones the last batch answered.
-	 */
-	private static final long LINGER_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
-
 	private final PendingRequests pending;
 
 	private final LeaseAsks asks;
@@ -69,42 +61,30 @@ final class BatchState {
 	private final SentParts sentParts;
 
 	/**
-	 * Threads whose done the last batch answered and that took their lease themselves:
-	 * the next batch waits for them, until each has asked or {@link #LINGER_NANOS}
-	 * passed.
-	 */
-	private final Set<Thread> awaited = new HashSet<>();
-
-	private long lingerUntil;
-
-	/**
-	 * The sender parked, or is about to, until the linger ends: it wakes by itself then
-	 * and sends what came meanwhile.
-	 */
-	private boolean lingering;
-
-	private boolean running;
-
-	/**
 	 * The shards whose hint found no taker waiting here: the sender pushes each on to the
 	 * shard's wake-up list, from its own thread (a hint ends on a Lettuce event loop,
 	 * where no write may wait for Lettuce's writer lock, nor a pool's lock).
 	 */
 	private final BitSet passOn = new BitSet();
 
-	/** Set once, by {@link #attach}, before the first request. */
-	private @Nullable BatchSender sender;
+	/** Starts and wakes the sender, and keeps its linger. */
+	private final SenderWakes wakes;
+
+	/** Reads and takes from the state above; called under this monitor only. */
+	private final BatchPlanner planner;
 
 	BatchState(PendingRequests pending, LeaseAsks asks, LeaseAheadBuffer buffer, SentParts sentParts) {
 		this.pending = pending;
 		this.asks = asks;
 		this.buffer = buffer;
 		this.sentParts = sentParts;
+		this.planner = new BatchPlanner(pending, asks, buffer, sentParts);
+		this.wakes = new SenderWakes(sentParts);
 	}
 
 	/** Names the sender this state starts and wakes. */
 	synchronized void attach(BatchSender sender) {
-		this.sender = sender;
+		this.wakes.attach(sender);
 	}
 
 	// The callers' steps (Batcher).
@@ -115,8 +95,8 @@ final class BatchState {
 	 */
 	synchronized void queueAdd(BatchRequest.Add request, BatchRequest.@Nullable Done deferred) {
 		this.pending.add(request, deferred);
-		arrived();
-		wakeFor(request.shard);
+		this.wakes.arrived();
+		this.wakes.wakeFor(request.shard);
 	}
 
 	/** Queues adds, in order, as {@link #queueAdd} does each. */
@@ -124,15 +104,15 @@ final class BatchState {
 		for (BatchRequest.Add request : requests) {
 			this.pending.add(request, deferred);
 		}
-		arrived();
-		wakeSender();
+		this.wakes.arrived();
+		this.wakes.wakeSender();
 	}
 
 	/** Queues a done for its shard's next part. */
 	synchronized void queueDone(BatchRequest.Done request) {
 		this.pending.done(request);
-		arrived();
-		wakeFor(request.shard);
+		this.wakes.arrived();
+		this.wakes.wakeFor(request.shard);
 	}
 
 	/** What {@link #take} found. */
@@ -153,7 +133,7 @@ final class BatchState {
 		if (this.asks.isShutDown()) {
 			return new Take(true, null);
 		}
-		arrived();
+		this.wakes.arrived();
 		long now = System.nanoTime();
 		// How long the thread was away since its previous item; -1 if it had none lately.
 		long gapNanos = (lastTakenNanos == Long.MIN_VALUE || now - lastTakenNanos > Batcher.LONGEST_WORK_NANOS) ? -1
@@ -161,10 +141,10 @@ final class BatchState {
 		Grant ready = this.buffer.take(now, gapNanos, stale);
 		if (ready == null) {
 			this.asks.waitFor(taker, now);
-			wakeForLeases();
+			this.wakes.wakeForLeases();
 		}
 		else if (this.buffer.tookOne(now, this.asks.isShutDown())) {
-			wakeForLeases();
+			this.wakes.wakeForLeases();
 		}
 		return new Take(false, ready);
 	}
@@ -219,7 +199,7 @@ final class BatchState {
 	synchronized List<Grant> shutDown() {
 		this.asks.shutDown();
 		List<Grant> grants = this.buffer.drain(false);
-		unpark();
+		this.wakes.unpark();
 		return grants;
 	}
 
@@ -259,27 +239,25 @@ final class BatchState {
 		if (this.sentParts.anyLanded()) {
 			return new SenderStep(hints, this.sentParts.takeLanded(), null, 0, false);
 		}
-		boolean ready = sendable(now);
+		boolean ready = this.planner.sendable(now);
 		// No linger while a caller waits for an add and takers wait already: their asks
 		// ride in this batch, and a linger would hold that caller.
-		long lingerNanos = (this.awaited.isEmpty() || (this.pending.hasAwaitedAdds() && this.asks.any())) ? 0
-				: this.lingerUntil - now;
-		this.lingering = ready && lingerNanos > 0;
+		long lingerNanos = this.wakes.lingerNanos(now, ready, this.pending.hasAwaitedAdds() && this.asks.any());
 		if (ready) {
 			return (lingerNanos > 0) ? new SenderStep(hints, List.of(), null, lingerNanos, false)
 					: new SenderStep(hints, List.of(), nextBatch(now), 0, false);
 		}
 		if (this.asks.isShutDown() && this.pending.isEmpty() && !this.sentParts.any()) {
 			// Hints left to pass on are dropped: a hint is never state.
-			this.running = false;
+			this.wakes.senderEnded();
 			return SenderStep.END;
 		}
-		return new SenderStep(hints, List.of(), null, idleNanos(now), false);
+		return new SenderStep(hints, List.of(), null, this.planner.idleNanos(now), false);
 	}
 
 	/** A reply was read: the next batch lingers for the threads it answered. */
 	synchronized void lingerAfterReply() {
-		this.lingerUntil = System.nanoTime() + LINGER_NANOS;
+		this.wakes.lingerAfterReply();
 	}
 
 	/**
@@ -291,7 +269,7 @@ final class BatchState {
 			this.asks.sent(sentPart);
 			for (BatchRequest.Done done : sentPart.part.dones()) {
 				if (done.lease.taker == done.requester) {
-					this.awaited.add(done.requester);
+					this.wakes.awaits(done.requester);
 				}
 			}
 		}
@@ -302,15 +280,15 @@ final class BatchState {
 	 * left to send or to read.
 	 */
 	synchronized void senderEnded() {
-		this.running = false;
+		this.wakes.senderEnded();
 		if (!this.pending.isEmpty() || this.sentParts.any() || this.asks.any()) {
-			wakeSender();
+			this.wakes.wakeSender();
 		}
 	}
 
 	/** Whether a sender runs, or was started ({@code running}). */
 	synchronized boolean senderRunning() {
-		return this.running;
+		return this.wakes.senderRunning();
 	}
 
 	// The replies' steps (BatchReplies).
@@ -321,7 +299,7 @@ final class BatchState {
 	 */
 	void landed(SentPart sentPart) {
 		if (this.sentParts.landed(sentPart)) {
-			unpark();
+			this.wakes.unpark();
 		}
 	}
 
@@ -384,11 +362,11 @@ final class BatchState {
 	 */
 	synchronized void hinted(int shard) {
 		if (this.asks.hinted(shard)) {
-			unpark();
+			this.wakes.unpark();
 		}
 		else if (!this.asks.isShutDown()) {
 			this.passOn.set(shard);
-			wakeSender();
+			this.wakes.wakeSender();
 		}
 	}
 
@@ -397,153 +375,18 @@ final class BatchState {
 		this.pending.retryLater(shard, retry, now);
 	}
 
-	// Under the monitor, below.
-
 	/**
-	 * The calling thread asked for something: the sender no longer waits for it, and
-	 * stops lingering once none is awaited.
+	 * Takes what the next batch carries; the threads it lingered for are no longer
+	 * awaited.
 	 */
-	private void arrived() {
-		if (this.awaited.remove(Thread.currentThread()) && this.awaited.isEmpty()) {
-			unpark();
-		}
-	}
-
-	private void unpark() {
-		BatchSender current = this.sender;
-		if (current != null) {
-			current.unpark();
-		}
-	}
-
-	/** Starts the sender if none runs, or wakes it. */
-	private void wakeSender() {
-		if (this.running) {
-			unpark();
-			return;
-		}
-		this.running = true;
-		if (this.sender != null) {
-			this.sender.start();
-		}
-	}
-
-	/**
-	 * Starts the sender if none runs, or wakes it for a request to the given shard unless
-	 * it would find nothing to do: while the shard has as many parts on their way as it
-	 * may, the request waits for the next part, and a landing (or a sent part's deadline)
-	 * wakes the sender; while the sender lingers it wakes by itself when the linger ends.
-	 * A request that woke the sender for nothing cost a park and an unpark per request.
-	 */
-	private void wakeFor(int shard) {
-		if (!this.running || (this.sentParts.isFree(shard) && !this.lingering)) {
-			wakeSender();
-		}
-	}
-
-	/**
-	 * Starts the sender if none runs, or wakes it for a lease ask unless it would find
-	 * nothing to do: every shard has as many parts on their way as it may, or it lingers.
-	 */
-	private void wakeForLeases() {
-		if (!this.running || (this.sentParts.anyFree() && !this.lingering)) {
-			wakeSender();
-		}
-	}
-
-	/** Whether the next batch would carry anything. */
-	private boolean sendable(long now) {
-		for (int shard = 0; shard < this.sentParts.shards(); shard++) {
-			if (this.sentParts.isFree(shard) && this.pending.sendable(shard, now)) {
-				return true;
-			}
-		}
-		return askShard(now, false) >= 0;
-	}
-
-	/**
-	 * The shard the takers' lease ask goes to now, or -1 if none is due or free: from the
-	 * turn on, the first shard that may have one more part on its way and has no backoff.
-	 * @param batchGoes whether a batch is made anyway: then the waiting takers are asked
-	 * for in it even before their poll is due, as the ask costs the round trip nothing
-	 */
-	private int askShard(long now, boolean batchGoes) {
-		boolean due = this.asks.due(now, batchGoes) || this.buffer.refillDue(now, this.asks.isShutDown());
-		if (!due || this.asks.awaitsAnswer(now)) {
-			return -1;
-		}
-		int count = this.sentParts.shards();
-		for (int i = 0; i < count; i++) {
-			int shard = (this.asks.turn() + i) % count;
-			if (this.sentParts.isFree(shard) && this.pending.retryDue(shard, now)) {
-				return shard;
-			}
-		}
-		return -1;
-	}
-
-	/**
-	 * How long the sender may stay idle at most: until a retry's time, the takers' poll,
-	 * an ask's patience or a sent part's deadline, or {@code Long.MAX_VALUE} for none; a
-	 * request, a landing or a hint ends it sooner.
-	 */
-	private long idleNanos(long now) {
-		long wakeAt = now + Long.MAX_VALUE / 2;
-		boolean timed = false;
-		boolean takers = this.asks.any();
-		for (int shard = 0; shard < this.sentParts.shards(); shard++) {
-			if (this.sentParts.onItsWay(shard)) {
-				wakeAt = this.sentParts.earliestDeadline(shard, wakeAt);
-				timed = true;
-			}
-			else if (!this.pending.retryDue(shard, now) && (this.pending.hasDones(shard) || takers)) {
-				wakeAt = earlier(wakeAt, this.pending.retryAt(shard));
-				timed = true;
-			}
-		}
-		if (!this.asks.isAsking() && this.buffer.refillWaits(now)) {
-			// The buffer is half empty and its last ask was short: asked again later.
-			wakeAt = earlier(wakeAt, this.buffer.refillAt());
-			timed = true;
-		}
-		if (takers) {
-			wakeAt = this.asks.wakeAt(now, wakeAt);
-			timed = true;
-		}
-		return timed ? Math.max(1, wakeAt - now) : Long.MAX_VALUE;
+	private List<Part> nextBatch(long now) {
+		this.wakes.batchMade();
+		return this.planner.nextBatch(now);
 	}
 
 	/** The earlier of two {@link System#nanoTime()} readings. */
 	static long earlier(long a, long b) {
 		return (b - a < 0) ? b : a;
-	}
-
-	/** Takes what the next batch carries, one part per shard. */
-	private List<Part> nextBatch(long now) {
-		// Asked before the hint is spent: the ask is due because of it.
-		int askShard = askShard(now, true);
-		this.asks.batchMade();
-		this.awaited.clear();
-		List<Taker> included = List.of();
-		int extras = 0;
-		if (askShard >= 0) {
-			included = this.asks.askOf(askShard, Batcher.MOST_PER_BATCH);
-			extras = this.buffer.ask(included.size(), Batcher.MOST_PER_BATCH - included.size(), this.asks.isShutDown());
-		}
-		List<Part> parts = new ArrayList<>();
-		for (int shard = 0; shard < this.sentParts.shards(); shard++) {
-			if (!this.sentParts.isFree(shard)) {
-				continue;
-			}
-			List<BatchRequest.Add> shardAdds = this.pending.takeAdds(shard);
-			List<BatchRequest.Done> shardDones = this.pending.takeDones(shard, now);
-			List<Taker> shardTakers = (shard == askShard) ? included : List.of();
-			int wanted = (shard == askShard) ? shardTakers.size() + extras : 0;
-			if (!shardAdds.isEmpty() || !shardDones.isEmpty() || wanted > 0) {
-				parts.add(new Part(new ShardBatch(shard, shardAdds, shardDones, wanted), shardTakers));
-			}
-		}
-		return parts;
 	}
 
 }

@@ -10,9 +10,9 @@ import org.jspecify.annotations.Nullable;
 import io.github.workqueue.redis.internal.shared.Shards;
 
 /**
- * The threads waiting in {@link Batcher#take} and the asks for their leases: which shard
- * is asked next, when the next ask is due, and how long the takers wait once every shard
- * had too few.
+ * The threads waiting in {@link LeaseTakes#take} and the asks for their leases: which
+ * shard is asked next, when the next ask is due, and how long the takers wait once every
+ * shard had too few.
  *
  * <p>
  * Leases are asked of one shard at a time, the shards in turn, so that every shard is

@@ -99,7 +99,7 @@ final class LeaseHolding<T> {
 				return Optional.empty();
 			}
 			long remaining = Nanos.remaining(start, timeoutNanos);
-			Grant grant = (first || remaining > 0) ? this.batcher.take(Math.max(0, remaining)) : null;
+			Grant grant = (first || remaining > 0) ? this.batcher.takes().take(Math.max(0, remaining)) : null;
 			first = false;
 			if (grant == null) {
 				return Optional.empty();

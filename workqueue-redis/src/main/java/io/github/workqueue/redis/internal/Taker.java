@@ -6,7 +6,7 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A thread waiting in {@link Batcher#take}: waiting until it is served a grant or
+ * A thread waiting in {@link LeaseTakes#take}: waiting until it is served a grant or
  * cancelled (timeout, interrupt, shutdown), whichever comes first; then never again.
  * Thread-safe: its fields are guarded by its monitor, on which its thread waits.
  */

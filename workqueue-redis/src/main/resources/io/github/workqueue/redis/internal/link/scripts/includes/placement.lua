@@ -1,6 +1,7 @@
 --@include state
 --@include ready
 --@include fairness
+--@include servingOrder
 -- Puts items that became ready where ready items are kept, at the tail (or, one by one, at the
 -- head) of their priority; prios[i] and fair[i] are the item's fields of PRIO and FAIR (false or
 -- nil when it has none).
@@ -119,7 +120,7 @@ local function takeReady(count)
     passing = nil
     -- Never queued in Redis's keys, so no getter needs a wake-up hint for them.
     queued = queued - #held.items
-    return levels().serveAll(held.items, held.prios, held.fair)
+    return serveAll(held.items, held.prios, held.fair)
   end
   if not exists(LEVELS) then
     if exists(READY) then
