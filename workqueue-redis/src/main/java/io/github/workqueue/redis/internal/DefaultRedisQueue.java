@@ -33,6 +33,9 @@ import io.github.workqueue.redis.internal.shared.QueueWidePauses;
 import io.github.workqueue.redis.internal.shared.SharedFailures;
 import io.github.workqueue.redis.internal.shared.SharedRateLimiter;
 
+import io.github.workqueue.redis.internal.batch.Batcher;
+import io.github.workqueue.redis.internal.batch.Grant;
+
 /**
  * A {@link RedisQueue}: each operation is one script on Redis (see
  * {@code scripts/*.lua}), so it takes effect atomically there, between the call and its

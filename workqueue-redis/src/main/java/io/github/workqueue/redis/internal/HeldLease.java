@@ -7,6 +7,8 @@ import java.util.concurrent.CompletionStage;
 import io.github.workqueue.redis.DoneResult;
 import io.github.workqueue.redis.Lease;
 
+import io.github.workqueue.redis.internal.batch.Renewable;
+
 /**
  * A lease this instance was granted, for one processing: the thread that took the item.
  * The item, token, taker and durations never change; the deadline, the lost flag and the

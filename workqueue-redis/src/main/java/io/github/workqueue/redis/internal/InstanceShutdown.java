@@ -13,6 +13,9 @@ import io.github.workqueue.redis.internal.link.OutageLog;
 
 import io.github.workqueue.redis.internal.shared.InstanceHeartbeats;
 
+import io.github.workqueue.redis.internal.batch.Batcher;
+import io.github.workqueue.redis.internal.batch.LeaseReturns;
+
 /**
  * One instance's shutdown of a shared queue: it stops taking and accepting items, and a
  * drain waits for its workers' leases to end, then gives back those still held (their

@@ -22,6 +22,9 @@ import io.github.workqueue.redis.internal.link.Script;
 
 import io.github.workqueue.redis.internal.shared.Shards;
 
+import io.github.workqueue.redis.internal.batch.Batcher;
+import io.github.workqueue.redis.internal.batch.Grant;
+
 /**
  * The leases one instance's threads hold: taken from the batches in {@code get} (an item
  * that cannot be decoded is parked instead), recorded in {@link HeldLeases} for the
@@ -192,7 +195,8 @@ final class LeaseHolding<T> {
 		if (this.metrics != null) {
 			this.metrics.finished(System.nanoTime() - lease.takenNanos);
 		}
-		this.batcher.doneLater(lease, System.nanoTime() + this.batcher.askingTime().toNanos(),
+		this.batcher.doneLater(lease.encoded, lease.token, lease.taker,
+				System.nanoTime() + this.batcher.askingTime().toNanos(),
 				(accepted) -> this.doneReports.answered(lease, accepted));
 		this.shutdown.leaseEnded();
 	}
@@ -210,7 +214,8 @@ final class LeaseHolding<T> {
 		}
 		Boolean accepted;
 		try {
-			accepted = this.batcher.done(lease, System.nanoTime() + this.batcher.askingTime().toNanos(),
+			accepted = this.batcher.done(lease.encoded, lease.token, lease.taker,
+					System.nanoTime() + this.batcher.askingTime().toNanos(),
 					(outcome) -> this.doneReports.answeredLate(lease, outcome));
 		}
 		catch (UnreplicatedWriteException ex) {

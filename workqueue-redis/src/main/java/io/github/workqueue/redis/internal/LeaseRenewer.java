@@ -22,6 +22,9 @@ import io.github.workqueue.redis.internal.link.SentScript;
 import io.github.workqueue.redis.internal.shared.QueueViews;
 import io.github.workqueue.redis.internal.shared.Shards;
 
+import io.github.workqueue.redis.internal.batch.BufferedGrant;
+import io.github.workqueue.redis.internal.batch.Renewable;
+
 /**
  * Keeps one instance's leases alive: every third of the lease duration, one renew script
  * extends every lease in {@link HeldLeases} whose taking thread still lives and every

@@ -13,6 +13,8 @@ import org.jspecify.annotations.Nullable;
 import io.github.workqueue.redis.internal.shared.QueueViews;
 import io.github.workqueue.redis.internal.shared.SharedDeadLetters;
 
+import io.github.workqueue.redis.internal.batch.Batcher;
+
 /**
  * Both kinds of a shared queue's dead letters: the items its workers gave up
  * ({@link SharedDeadLetters}, queue-wide, at most {@link SharedDeadLetters#CAPACITY}) and

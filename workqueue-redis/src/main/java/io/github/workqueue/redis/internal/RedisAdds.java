@@ -23,6 +23,9 @@ import tools.jackson.databind.ObjectMapper;
 
 import io.github.workqueue.redis.internal.shared.LimiterSpec;
 
+import io.github.workqueue.redis.internal.batch.BatchRequest;
+import io.github.workqueue.redis.internal.batch.Batcher;
+
 /**
  * Every way an item is added to a shared queue: plain and prioritised adds ride in the
  * batches ({@link Batcher}), one at a time or many together; delayed and rate-limited

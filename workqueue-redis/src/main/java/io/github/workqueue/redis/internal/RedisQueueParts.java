@@ -20,6 +20,10 @@ import io.github.workqueue.redis.internal.shared.Shards;
 import io.github.workqueue.redis.internal.shared.SharedDeadLetters;
 import io.github.workqueue.redis.internal.shared.SharedFailures;
 
+import io.github.workqueue.redis.internal.batch.Batcher;
+import io.github.workqueue.redis.internal.batch.LeaseAheadSizing;
+import io.github.workqueue.redis.internal.batch.LeaseReturns;
+
 /**
  * The parts of one {@link DefaultRedisQueue}, wired together once: each has one job (see
  * the queue's class comment), and this class makes them in the order they need each

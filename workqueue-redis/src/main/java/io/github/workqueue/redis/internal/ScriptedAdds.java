@@ -18,6 +18,8 @@ import io.github.workqueue.redis.internal.link.Script;
 import io.github.workqueue.redis.internal.shared.Shards;
 import io.github.workqueue.redis.internal.shared.SharedFailures;
 
+import io.github.workqueue.redis.internal.batch.Batcher;
+
 /**
  * The adds that run a script of their own rather than riding in a batch: a delayed add
  * ({@code addAfter.lua}), a rate-limited add (the shared limiter's script) and an add

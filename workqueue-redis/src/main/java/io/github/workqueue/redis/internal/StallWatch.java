@@ -9,6 +9,8 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.workqueue.redis.internal.link.RedisLink;
 
+import io.github.workqueue.redis.internal.batch.Batcher;
+
 /**
  * Watches one queue's batch sender on this instance. The sender never waits for Redis but
  * within a bound, so a sender busy for longer than {@link #thresholdNanos()} while no

@@ -11,7 +11,7 @@
  * {@link io.github.workqueue.redis.internal.link.SentScript} for a reply awaited within a
  * bound), a cluster's routing, the replicas' acknowledgement, the blocking pop that wakes
  * idle takers ({@link io.github.workqueue.redis.internal.link.WakeHints}) and the outage
- * log. Nothing here knows a queue's state: the queue's classes and those of
+ * log. Nothing here knows a queue's state: the queue's classes, the batches and those of
  * {@code internal.shared} call in, and it uses neither. Public only for their sake. The
  * Lua files sit beside these classes, under {@code scripts/} in the resources.
  */

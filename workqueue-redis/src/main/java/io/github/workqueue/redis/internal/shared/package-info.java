@@ -7,6 +7,6 @@
  * ({@code SharedFailures}, {@code SharedRateLimiter}, {@code LimiterSpec}). Each class is
  * thread-safe and holds no lock: its state is Redis's, reached through
  * {@link io.github.workqueue.redis.internal.link}, the one package it uses. Public only
- * so that the queue's classes one package up can call it; not an API.
+ * so that the queue's classes and the batches above it can call it; not an API.
  */
 package io.github.workqueue.redis.internal.shared;

@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.batch;
 
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
@@ -22,8 +22,11 @@ import io.github.workqueue.redis.internal.shared.Shards;
  * still held by its token going back to the head of its shard's FIFO at once, not counted
  * as a redelivery. Used for the leases an instance still holds when its drain ends, and
  * for grants whose getter left before they came. Thread-safe (stateless).
+ *
+ * <p>
+ * Public only for the queue's classes one package up; not an API.
  */
-final class LeaseReturns {
+public final class LeaseReturns {
 
 	private static final System.Logger logger = System.getLogger(RedisQueue.class.getName());
 
@@ -35,7 +38,7 @@ final class LeaseReturns {
 
 	private final Supplier<String> now;
 
-	LeaseReturns(String name, RedisLink link, Shards shards, Supplier<String> now) {
+	public LeaseReturns(String name, RedisLink link, Shards shards, Supplier<String> now) {
 		this.name = name;
 		this.link = link;
 		this.shards = shards;
@@ -47,7 +50,7 @@ final class LeaseReturns {
 	 * @return how many were still held by their token, and so went back
 	 * @throws io.lettuce.core.RedisException if Redis could not be reached
 	 */
-	long giveBack(List<String> encoded, List<Long> tokens) {
+	public long giveBack(List<String> encoded, List<Long> tokens) {
 		long released = 0;
 		for (SentScript<Long> shard : send(encoded, tokens)) {
 			released += shard.reply();

@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.batch;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -167,8 +167,7 @@ class BatchTakeTest {
 	}
 
 	private static BatchRequest.Done done(String item, long token) {
-		HeldLease lease = new HeldLease(BatchTakeTest.class, item, item, token, 0, 0, 0, Thread.currentThread(), 0);
-		return new BatchRequest.Done(0, lease, 0, Thread.currentThread(), (outcome) -> {
+		return new BatchRequest.Done(0, item, token, Thread.currentThread(), 0, Thread.currentThread(), (outcome) -> {
 		});
 	}
 

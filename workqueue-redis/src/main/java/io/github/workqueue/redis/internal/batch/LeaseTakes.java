@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.batch;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -34,8 +34,11 @@ import io.github.workqueue.redis.internal.link.WakeHints;
  * <p>
  * <b>Concurrency.</b> Thread-safe: the takers and the buffer are {@link BatchState}'s,
  * under its monitor; each {@link Taker} is guarded by its own; this class takes no lock.
+ *
+ * <p>
+ * Public only for the queue's classes one package up; not an API.
  */
-final class LeaseTakes {
+public final class LeaseTakes {
 
 	private final BatchState state;
 
@@ -66,7 +69,7 @@ final class LeaseTakes {
 	 * thread, to the buffer, or back to the queue's head (not counted as a redelivery),
 	 * as if it had never come (a worker container's pause must not start an item)
 	 */
-	@Nullable Grant take(long timeoutNanos) throws InterruptedException {
+	public @Nullable Grant take(long timeoutNanos) throws InterruptedException {
 		Taker taker = new Taker();
 		List<BufferedGrant> stale = new ArrayList<>(0);
 		long[] lastTaken = this.lastTaken.get();
@@ -119,12 +122,12 @@ final class LeaseTakes {
 	}
 
 	/** How many leases taken ahead wait in the buffer now. */
-	int leasedAhead() {
+	public int leasedAhead() {
 		return this.state.leasedAhead();
 	}
 
 	/** How many threads wait in {@code take} now. */
-	int waitingTakers() {
+	public int waitingTakers() {
 		return this.state.waitingTakers();
 	}
 
@@ -133,7 +136,7 @@ final class LeaseTakes {
 	 * those that waited a whole lease duration: no thread took them for that long (the
 	 * workers are busy or stopped asking), so other instances may.
 	 */
-	List<BufferedGrant> buffered() {
+	public List<BufferedGrant> buffered() {
 		BatchState.Buffered buffered = this.state.buffered();
 		this.returns.giveBackUntaken(buffered.overdue());
 		return buffered.waiting();
@@ -144,7 +147,7 @@ final class LeaseTakes {
 	 * until a thread takes again (a pause).
 	 * @return how many were given back
 	 */
-	int giveBackLeasedAhead() {
+	public int giveBackLeasedAhead() {
 		List<Grant> grants = this.state.drainBuffer(true);
 		this.returns.giveBackUntaken(grants);
 		return grants.size();
@@ -155,7 +158,7 @@ final class LeaseTakes {
 	 * handed it after this returns. The caller ends the lease ({@code remove}).
 	 * @return the lease, or {@code null} if none was taken ahead for the item
 	 */
-	@Nullable Grant takeLeasedAhead(String encoded) {
+	public @Nullable Grant takeLeasedAhead(String encoded) {
 		return this.state.takeLeasedAhead(encoded);
 	}
 
@@ -163,7 +166,7 @@ final class LeaseTakes {
 	 * Gives back a lease taken out of the buffer ({@link #takeLeasedAhead}) that its
 	 * caller could not end, without waiting.
 	 */
-	void giveBack(Grant leasedAhead) {
+	public void giveBack(Grant leasedAhead) {
 		this.returns.giveBackUntaken(List.of(leasedAhead));
 	}
 

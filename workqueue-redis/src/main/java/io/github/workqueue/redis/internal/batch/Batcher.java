@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.batch;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,8 +55,11 @@ import io.github.workqueue.redis.internal.shared.Shards;
  * {@link BatchState}, which owns the one monitor that guards it (never held across I/O or
  * a wait); this class takes no lock of its own. Each request's outcome is guarded by its
  * own monitor and written once; each {@link Taker} by its own.
+ *
+ * <p>
+ * Public only for the queue's classes one package up; not an API.
  */
-final class Batcher {
+public final class Batcher {
 
 	/**
 	 * The most adds, dones or leases one shard's part carries, to keep one script short.
@@ -111,7 +114,7 @@ final class Batcher {
 	 * @param fixedArgs holder, lease in microseconds, most expiries
 	 * @param ack how many replicas confirm the writes of a batch
 	 */
-	Batcher(String name, RedisLink link, Shards shards, Supplier<String> now, String[] fixedArgs,
+	public Batcher(String name, RedisLink link, Shards shards, Supplier<String> now, String[] fixedArgs,
 			Duration leaseDuration, long longestBlockNanos, LeaseAheadSizing prefetch, int asyncAdds, OutageLog outage,
 			ReplicaAck ack) {
 		this.name = name;
@@ -140,7 +143,7 @@ final class Batcher {
 	}
 
 	/** The takers' side: waiting for a lease, and the leases taken ahead. */
-	LeaseTakes takes() {
+	public LeaseTakes takes() {
 		return this.takes;
 	}
 
@@ -149,7 +152,7 @@ final class Batcher {
 	 * @return whether the add made the item dirty (rather than joining an earlier add)
 	 * @throws RedisException if the batch failed or no answer came in time
 	 */
-	boolean add(String encoded) {
+	public boolean add(String encoded) {
 		return add(request(encoded, 0, ""));
 	}
 
@@ -159,7 +162,7 @@ final class Batcher {
 	 * @return whether the add made the item dirty (rather than joining an earlier add)
 	 * @throws RedisException if the batch failed or no answer came in time
 	 */
-	boolean add(BatchRequest.Add request) {
+	public boolean add(BatchRequest.Add request) {
 		queue(request);
 		return answer(request, this.link.requestBoundNanos());
 	}
@@ -182,7 +185,7 @@ final class Batcher {
 	 * the add's failure: an {@link UnconfirmedAddException} if no answer came within
 	 * {@link RedisLink#requestBoundNanos()}
 	 */
-	CompletableFuture<Boolean> addAsync(String encoded, int priority, String keys) {
+	public CompletableFuture<Boolean> addAsync(String encoded, int priority, String keys) {
 		BatchRequest.Add request = request(encoded, priority, keys, new CompletableFuture<>());
 		CompletableFuture<Boolean> outcome = request.async;
 		Semaphore room = this.asyncRoom.get(request.shard);
@@ -206,7 +209,7 @@ final class Batcher {
 	 * @throws RedisException the first add's failure, if one failed or no answer came in
 	 * time; the adds after it are still sent, and may or may not be applied
 	 */
-	void addAll(List<BatchRequest.Add> requests, Runnable madeDirty) {
+	public void addAll(List<BatchRequest.Add> requests, Runnable madeDirty) {
 		this.state.queueAdds(requests, this.lastDeferred.get());
 		long bound = this.link.requestBoundNanos();
 		for (BatchRequest.Add request : requests) {
@@ -223,7 +226,7 @@ final class Batcher {
 	 * @param priority the add's priority
 	 * @param keys the item's fairness keys as JSON, or empty
 	 */
-	BatchRequest.Add request(String encoded, int priority, String keys) {
+	public BatchRequest.Add request(String encoded, int priority, String keys) {
 		return request(encoded, priority, keys, null);
 	}
 
@@ -254,7 +257,7 @@ final class Batcher {
 	 * How long a done keeps being asked after its caller asked it: two lease durations,
 	 * so that a done that got no answer while its lease could still be live is answered.
 	 */
-	Duration askingTime() {
+	public Duration askingTime() {
 		return this.leaseDuration.multipliedBy(2);
 	}
 
@@ -264,16 +267,20 @@ final class Batcher {
 	 * or not the caller still waits. The caller waits uninterruptibly (the interrupt is
 	 * kept) for {@link RedisLink#requestBoundNanos()} at most, and an interrupted caller
 	 * stops waiting at the first failed attempt.
+	 * @param encoded the lease's item, as Redis knows it
+	 * @param token the lease's token
+	 * @param taker the thread that took the lease
 	 * @param lateOutcome told once, on a helper thread, of the final outcome of a done
 	 * for which this returns {@code null}: whether Redis accepted the token, or
 	 * {@code null} if that will never be known
 	 * @return whether Redis accepted the lease's token, or {@code null} if no answer came
 	 * in time
 	 */
-	@Nullable Boolean done(HeldLease lease, long askUntilNanos, Consumer<@Nullable Boolean> lateOutcome) {
+	public @Nullable Boolean done(String encoded, long token, Thread taker, long askUntilNanos,
+			Consumer<@Nullable Boolean> lateOutcome) {
 		Executor helpers = this.link.helpers();
 		Consumer<@Nullable Boolean> dispatched = (outcome) -> helpers.execute(() -> lateOutcome.accept(outcome));
-		BatchRequest.Done request = new BatchRequest.Done(this.shards.of(lease.encoded), lease, askUntilNanos,
+		BatchRequest.Done request = new BatchRequest.Done(this.shards.of(encoded), encoded, token, taker, askUntilNanos,
 				Thread.currentThread(), dispatched);
 		this.state.queueDone(request);
 		if (request.await(this.link.requestBoundNanos()) && request.accepted == null) {
@@ -291,12 +298,16 @@ final class Batcher {
 	 * the request goes to Redis after every request this instance asked before it for the
 	 * same shard, and before every later one, and is asked again through an outage as
 	 * {@link #done} is.
+	 * @param encoded the lease's item, as Redis knows it
+	 * @param token the lease's token
+	 * @param taker the thread that took the lease
 	 * @param outcome told once, on the sender thread, of the outcome: whether Redis
 	 * accepted the token, or {@code null} if that will never be known; it must not block
 	 */
-	void doneLater(HeldLease lease, long askUntilNanos, Consumer<@Nullable Boolean> outcome) {
+	public void doneLater(String encoded, long token, Thread taker, long askUntilNanos,
+			Consumer<@Nullable Boolean> outcome) {
 		BatchRequest.Done[] self = new BatchRequest.Done[1];
-		BatchRequest.Done request = new BatchRequest.Done(this.shards.of(lease.encoded), lease, askUntilNanos,
+		BatchRequest.Done request = new BatchRequest.Done(this.shards.of(encoded), encoded, token, taker, askUntilNanos,
 				Thread.currentThread(), (accepted) -> {
 					this.pendingDones.remove(self[0]);
 					outcome.accept(accepted);
@@ -314,7 +325,7 @@ final class Batcher {
 	 * request that bypasses the batches then sees every done that returned before it
 	 * applied, whichever thread called it.
 	 */
-	void awaitDonesAsked() {
+	public void awaitDonesAsked() {
 		if (!this.pendingDones.isEmpty()) {
 			awaitPendingDones(this.link.replyTimeout().toNanos());
 		}
@@ -324,7 +335,7 @@ final class Batcher {
 	 * Waits until every done asked without waiting has its outcome, at most the given
 	 * time: those still unanswered then keep being asked.
 	 */
-	void awaitPendingDones(long timeoutNanos) {
+	public void awaitPendingDones(long timeoutNanos) {
 		long deadline = System.nanoTime() + timeoutNanos;
 		for (BatchRequest.Done done : List.copyOf(this.pendingDones)) {
 			done.await(Math.max(0, deadline - System.nanoTime()));
@@ -336,7 +347,7 @@ final class Batcher {
 	 * gives back the leases taken ahead and stops granting leases; adds and dones already
 	 * asked for are still sent.
 	 */
-	void shutDown() {
+	public void shutDown() {
 		List<Grant> grants = this.state.shutDown();
 		this.returns.giveBackUntaken(grants);
 		this.hints.forEach(WakeHints::close);
@@ -348,12 +359,12 @@ final class Batcher {
 	 * means it is stuck.
 	 * @return the time it has been busy, or empty if it is not stalled
 	 */
-	Optional<Duration> stalledFor(long thresholdNanos) {
+	public Optional<Duration> stalledFor(long thresholdNanos) {
 		return this.sender.stalledFor(thresholdNanos);
 	}
 
 	/** The sender thread's stack, for the stall report; empty when none runs. */
-	StackTraceElement[] senderStack() {
+	public StackTraceElement[] senderStack() {
 		return this.sender.stack();
 	}
 

@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.batch;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -14,8 +14,11 @@ import org.jspecify.annotations.Nullable;
  * request's monitor, before {@code completed} is set; whether the caller stopped waiting
  * first ({@code callerLeft}) is decided under the same monitor, so that exactly one of
  * the caller and the completer sees an outcome that came after the caller left.
+ *
+ * <p>
+ * Public only for the queue's classes one package up; not an API.
  */
-abstract class BatchRequest {
+public abstract class BatchRequest {
 
 	private boolean completed;
 
@@ -78,7 +81,7 @@ abstract class BatchRequest {
 		return this.callerLeft;
 	}
 
-	static final class Add extends BatchRequest {
+	public static final class Add extends BatchRequest {
 
 		final int shard;
 
@@ -172,7 +175,14 @@ abstract class BatchRequest {
 
 		final int shard;
 
-		final HeldLease lease;
+		/** The lease's item, as Redis knows it. */
+		final String encoded;
+
+		/** The lease's token. */
+		final long token;
+
+		/** Whether the thread that asked it took the lease itself. */
+		final boolean byTaker;
 
 		/** When the last attempt may be sent ({@link System#nanoTime()}). */
 		final long askUntilNanos;
@@ -192,10 +202,12 @@ abstract class BatchRequest {
 		 */
 		boolean sent;
 
-		Done(int shard, HeldLease lease, long askUntilNanos, Thread requester,
+		Done(int shard, String encoded, long token, Thread taker, long askUntilNanos, Thread requester,
 				Consumer<@Nullable Boolean> lateOutcome) {
 			this.shard = shard;
-			this.lease = lease;
+			this.encoded = encoded;
+			this.token = token;
+			this.byTaker = taker == requester;
 			this.askUntilNanos = askUntilNanos;
 			this.requester = requester;
 			this.lateOutcome = lateOutcome;

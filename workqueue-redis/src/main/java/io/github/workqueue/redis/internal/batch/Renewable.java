@@ -1,10 +1,13 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.batch;
 
 /**
  * A lease the {@link LeaseRenewer} keeps alive: one a worker holds ({@link HeldLease}) or
  * one taken ahead of the workers ({@link BufferedGrant}).
+ *
+ * <p>
+ * Public only for the queue's classes one package up; not an API.
  */
-interface Renewable {
+public interface Renewable {
 
 	/** The item, encoded. */
 	String encoded();

@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.batch;
 
 /**
  * A lease taken ahead of the workers (prefetch): it waits in the {@link Batcher}'s buffer
@@ -6,8 +6,11 @@ package io.github.workqueue.redis.internal;
  * The grant never changes; the deadline, the last confirmation and the expiry are written
  * by the renewer and read by the thread it is handed to. Thread-safe: those fields are
  * volatile, with one writer.
+ *
+ * <p>
+ * Public only for the queue's classes one package up; not an API.
  */
-final class BufferedGrant implements Renewable {
+public final class BufferedGrant implements Renewable {
 
 	final Grant grant;
 

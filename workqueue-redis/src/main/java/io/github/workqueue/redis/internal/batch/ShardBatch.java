@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.batch;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -47,8 +47,8 @@ record ShardBatch(int shard, List<BatchRequest.Add> adds, List<BatchRequest.Done
 			args[i++] = add.encoded;
 		}
 		for (BatchRequest.Done done : this.dones) {
-			args[i++] = done.lease.encoded;
-			args[i++] = Long.toString(done.lease.token);
+			args[i++] = done.encoded;
+			args[i++] = Long.toString(done.token);
 		}
 		args[i++] = Integer.toString(withOptions);
 		for (BatchRequest.Add add : this.adds.subList(plain, this.adds.size())) {
@@ -78,8 +78,7 @@ record ShardBatch(int shard, List<BatchRequest.Add> adds, List<BatchRequest.Done
 		}
 		for (BatchRequest.Done done : this.dones) {
 			boolean accepted = (Long) reply.get(index++) == 1;
-			done.complete(accepted,
-					(shortOf != null && accepted) ? shortOf.unreplicated("done", done.lease.encoded) : null);
+			done.complete(accepted, (shortOf != null && accepted) ? shortOf.unreplicated("done", done.encoded) : null);
 		}
 		List<Grant> grants = new ArrayList<>(Math.max(0, (reply.size() - index) / 5));
 		for (; index + 4 < reply.size(); index += 5) {

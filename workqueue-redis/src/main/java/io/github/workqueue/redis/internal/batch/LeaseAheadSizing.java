@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.batch;
 
 /**
  * How many leases one instance keeps taken ahead of its workers now (adaptive prefetch):
@@ -21,8 +21,11 @@ package io.github.workqueue.redis.internal;
  * <p>
  * <b>Concurrency.</b> Not thread-safe: owned by {@link LeaseAheadBuffer}, under the
  * {@link Batcher}'s monitor.
+ *
+ * <p>
+ * Public only for the queue's classes one package up; not an API.
  */
-final class LeaseAheadSizing {
+public final class LeaseAheadSizing {
 
 	/** Takes per judgement. */
 	static final int WINDOW = 16;
@@ -62,7 +65,7 @@ final class LeaseAheadSizing {
 	 * @param most the bound
 	 * @param adaptive whether the size moves between 0 and the bound, or stays at it
 	 */
-	LeaseAheadSizing(int most, boolean adaptive) {
+	public LeaseAheadSizing(int most, boolean adaptive) {
 		this.most = most;
 		this.adaptive = adaptive;
 		this.size = adaptive ? 0 : most;

@@ -1,6 +1,5 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.batch;
 
-import java.time.Duration;
 import java.util.List;
 
 import io.lettuce.core.ScriptOutputType;
@@ -70,10 +69,8 @@ class RejectedDoneCountTest {
 
 	/** Whether the done of that lease was accepted. */
 	private boolean done(String item, long token, long now) {
-		HeldLease lease = new HeldLease(this, item, item, token, 0, System.nanoTime(), System.nanoTime(),
-				Thread.currentThread(), Duration.ofSeconds(1).toNanos());
-		BatchRequest.Done done = new BatchRequest.Done(0, lease, System.nanoTime(), Thread.currentThread(),
-				(outcome) -> {
+		BatchRequest.Done done = new BatchRequest.Done(0, item, token, Thread.currentThread(), System.nanoTime(),
+				Thread.currentThread(), (outcome) -> {
 				});
 		return (Long) run(new ShardBatch(0, List.of(), List.of(done), 0), now).get(1) == 1;
 	}

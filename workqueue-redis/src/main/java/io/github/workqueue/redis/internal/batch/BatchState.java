@@ -1,4 +1,4 @@
-package io.github.workqueue.redis.internal;
+package io.github.workqueue.redis.internal.batch;
 
 import java.util.BitSet;
 import java.util.List;
@@ -268,7 +268,7 @@ final class BatchState {
 			this.sentParts.sent(sentPart);
 			this.asks.sent(sentPart);
 			for (BatchRequest.Done done : sentPart.part.dones()) {
-				if (done.lease.taker == done.requester) {
+				if (done.byTaker) {
 					this.wakes.awaits(done.requester);
 				}
 			}
