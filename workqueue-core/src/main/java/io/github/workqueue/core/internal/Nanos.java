@@ -58,4 +58,12 @@ public final class Nanos {
 		return nanos / 1e9;
 	}
 
+	/**
+	 * The earlier of two {@link System#nanoTime()} readings, compared as the difference
+	 * of the two so that the readings may wrap.
+	 */
+	public static long earlier(long a, long b) {
+		return (b - a < 0) ? b : a;
+	}
+
 }

@@ -1,5 +1,6 @@
 package io.github.workqueue.redis.internal.batch;
 
+import io.github.workqueue.core.internal.Nanos;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,6 +23,10 @@ final class BatchPlanner {
 	private final LeaseAheadBuffer buffer;
 
 	private final SentParts sentParts;
+
+	/** A shard's part of the next batch, with the takers it asks leases for. */
+	record Part(ShardBatch part, List<Taker> takers) {
+	}
 
 	BatchPlanner(PendingRequests pending, LeaseAsks asks, LeaseAheadBuffer buffer, SentParts sentParts) {
 		this.pending = pending;
@@ -76,13 +81,13 @@ final class BatchPlanner {
 				timed = true;
 			}
 			else if (!this.pending.retryDue(shard, now) && (this.pending.hasDones(shard) || takers)) {
-				wakeAt = BatchState.earlier(wakeAt, this.pending.retryAt(shard));
+				wakeAt = Nanos.earlier(wakeAt, this.pending.retryAt(shard));
 				timed = true;
 			}
 		}
 		if (!this.asks.isAsking() && this.buffer.refillWaits(now)) {
 			// The buffer is half empty and its last ask was short: asked again later.
-			wakeAt = BatchState.earlier(wakeAt, this.buffer.refillAt());
+			wakeAt = Nanos.earlier(wakeAt, this.buffer.refillAt());
 			timed = true;
 		}
 		if (takers) {
@@ -93,17 +98,18 @@ final class BatchPlanner {
 	}
 
 	/** Takes what the next batch carries, one part per shard. */
-	List<BatchState.Part> nextBatch(long now) {
+	List<Part> nextBatch(long now) {
 		// Asked before the hint is spent: the ask is due because of it.
 		int askShard = askShard(now, true);
 		this.asks.batchMade();
 		List<Taker> included = List.of();
 		int extras = 0;
 		if (askShard >= 0) {
-			included = this.asks.askOf(askShard, Batcher.MOST_PER_BATCH);
-			extras = this.buffer.ask(included.size(), Batcher.MOST_PER_BATCH - included.size(), this.asks.isShutDown());
+			included = this.asks.askOf(askShard, ShardBatch.MOST_PER_PART);
+			extras = this.buffer.ask(included.size(), ShardBatch.MOST_PER_PART - included.size(),
+					this.asks.isShutDown());
 		}
-		List<BatchState.Part> parts = new ArrayList<>();
+		List<Part> parts = new ArrayList<>();
 		for (int shard = 0; shard < this.sentParts.shards(); shard++) {
 			if (!this.sentParts.isFree(shard)) {
 				continue;
@@ -113,7 +119,7 @@ final class BatchPlanner {
 			List<Taker> shardTakers = (shard == askShard) ? included : List.of();
 			int wanted = (shard == askShard) ? shardTakers.size() + extras : 0;
 			if (!shardAdds.isEmpty() || !shardDones.isEmpty() || wanted > 0) {
-				parts.add(new BatchState.Part(new ShardBatch(shard, shardAdds, shardDones, wanted), shardTakers));
+				parts.add(new Part(new ShardBatch(shard, shardAdds, shardDones, wanted), shardTakers));
 			}
 		}
 		return parts;

@@ -41,7 +41,7 @@ import io.github.workqueue.redis.internal.shared.Shards;
  * do unparks it. The fields here are the sender thread's own, but for those marked. The
  * replies are read on the sender ({@link BatchReplies}).
  */
-final class BatchSender {
+final class BatchSender implements SenderWakes.Sender {
 
 	private static final System.Logger logger = System.getLogger(RedisQueue.class.getName());
 
@@ -103,7 +103,8 @@ final class BatchSender {
 	}
 
 	/** Wakes the sender, if it runs. */
-	void unpark() {
+	@Override
+	public void unpark() {
 		Thread current = this.thread;
 		if (current != null) {
 			LockSupport.unpark(current);
@@ -114,7 +115,8 @@ final class BatchSender {
 	 * Starts a sender thread. Called by the state, which knows that none runs, under its
 	 * monitor.
 	 */
-	void start() {
+	@Override
+	public void start() {
 		Thread started = new Thread(this::run, "workqueue-redis-" + this.name + "-batches");
 		started.setDaemon(true);
 		started.start();
@@ -213,7 +215,7 @@ final class BatchSender {
 	 * Sends each part of a batch to its shard, all together, without waiting for the
 	 * replies: each comes back through {@link BatchState#landed}.
 	 */
-	private void launch(List<BatchState.Part> batch) {
+	private void launch(List<BatchPlanner.Part> batch) {
 		String now = this.now.get();
 		Duration replyTimeout = this.link.replyTimeout();
 		if (!replyTimeout.equals(this.endedMemoryFor)) {
@@ -222,7 +224,7 @@ final class BatchSender {
 		}
 		long sentNanos = System.nanoTime();
 		List<SentPart> sent = new ArrayList<>(batch.size());
-		for (BatchState.Part planned : batch) {
+		for (BatchPlanner.Part planned : batch) {
 			ShardBatch part = planned.part();
 			SentPart sentPart;
 			try {

@@ -2,6 +2,7 @@ package io.github.workqueue.redis.internal.batch;
 
 import java.util.BitSet;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 
@@ -52,6 +53,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class BatchState {
 
+	/** A thread away longer than this between takes was idle, not working. */
+	private static final long LONGEST_WORK_NANOS = TimeUnit.SECONDS.toNanos(1);
+
 	private final PendingRequests pending;
 
 	private final LeaseAsks asks;
@@ -83,7 +87,7 @@ final class BatchState {
 	}
 
 	/** Names the sender this state starts and wakes. */
-	synchronized void attach(BatchSender sender) {
+	synchronized void attach(SenderWakes.Sender sender) {
 		this.wakes.attach(sender);
 	}
 
@@ -136,7 +140,7 @@ final class BatchState {
 		this.wakes.arrived();
 		long now = System.nanoTime();
 		// How long the thread was away since its previous item; -1 if it had none lately.
-		long gapNanos = (lastTakenNanos == Long.MIN_VALUE || now - lastTakenNanos > Batcher.LONGEST_WORK_NANOS) ? -1
+		long gapNanos = (lastTakenNanos == Long.MIN_VALUE || now - lastTakenNanos > LONGEST_WORK_NANOS) ? -1
 				: now - lastTakenNanos;
 		Grant ready = this.buffer.take(now, gapNanos, stale);
 		if (ready == null) {
@@ -205,16 +209,13 @@ final class BatchState {
 
 	// The sender's steps (BatchSender).
 
-	/** A shard's part of the next batch, with the takers it asks leases for. */
-	record Part(ShardBatch part, List<Taker> takers) {
-	}
-
 	/**
 	 * What the sender does next: pass hints on (the shards in {@code passOn}, first),
 	 * then read the sent parts that landed, send a batch, park (for {@code parkNanos},
 	 * {@code Long.MAX_VALUE} for no limit), or end.
 	 */
-	record SenderStep(int[] passOn, List<SentPart> landed, @Nullable List<Part> batch, long parkNanos, boolean end) {
+	record SenderStep(int[] passOn, List<SentPart> landed, @Nullable List<BatchPlanner.Part> batch, long parkNanos,
+			boolean end) {
 
 		private static final int[] NONE = new int[0];
 
@@ -379,14 +380,9 @@ final class BatchState {
 	 * Takes what the next batch carries; the threads it lingered for are no longer
 	 * awaited.
 	 */
-	private List<Part> nextBatch(long now) {
+	private List<BatchPlanner.Part> nextBatch(long now) {
 		this.wakes.batchMade();
 		return this.planner.nextBatch(now);
-	}
-
-	/** The earlier of two {@link System#nanoTime()} readings. */
-	static long earlier(long a, long b) {
-		return (b - a < 0) ? b : a;
 	}
 
 }

@@ -61,14 +61,6 @@ import io.github.workqueue.redis.internal.shared.Shards;
  */
 public final class Batcher {
 
-	/**
-	 * The most adds, dones or leases one shard's part carries, to keep one script short.
-	 */
-	static final int MOST_PER_BATCH = 256;
-
-	/** A thread away longer than this between takes was idle, not working. */
-	static final long LONGEST_WORK_NANOS = TimeUnit.SECONDS.toNanos(1);
-
 	private final String name;
 
 	private final RedisLink link;
@@ -200,9 +192,9 @@ public final class Batcher {
 
 	/**
 	 * Adds items, in order, in the next batches: all are queued at once, so that a part
-	 * carries up to {@link #MOST_PER_BATCH} of them, and the caller waits for each answer
-	 * in turn, at most {@link RedisLink#requestBoundNanos()} after the one before it
-	 * came.
+	 * carries up to {@link #ShardBatch.MOST_PER_PART} of them, and the caller waits for
+	 * each answer in turn, at most {@link RedisLink#requestBoundNanos()} after the one
+	 * before it came.
 	 * @param requests the adds, made with {@link #request}
 	 * @param madeDirty run once for each add answered as having made its item dirty
 	 * (rather than joining an earlier add), before any later answer is waited for

@@ -1,5 +1,6 @@
 package io.github.workqueue.redis.internal.batch;
 
+import io.github.workqueue.core.internal.Nanos;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -182,10 +183,10 @@ final class LeaseAsks {
 	 */
 	long wakeAt(long now, long wakeAt) {
 		if (!this.hinted && now - this.pollAt < 0) {
-			return BatchState.earlier(wakeAt, this.pollAt);
+			return Nanos.earlier(wakeAt, this.pollAt);
 		}
 		if (this.asking != null) {
-			return BatchState.earlier(wakeAt, this.asking.sentNanos + PATIENCE_NANOS);
+			return Nanos.earlier(wakeAt, this.asking.sentNanos + PATIENCE_NANOS);
 		}
 		return wakeAt;
 	}

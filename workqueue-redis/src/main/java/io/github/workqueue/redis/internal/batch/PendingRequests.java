@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What one instance has to send to each shard: adds and dones in the order they were
- * asked, at most {@link Batcher#MOST_PER_BATCH} of each per part, and each shard's
+ * asked, at most {@link ShardBatch#MOST_PER_PART} of each per part, and each shard's
  * backoff after a failed part (its dones are asked again once the backoff passed; adds
  * fail at once and are never retried here). An add waits for its thread's done without
  * waiting on the same shard to be in a part first, since a part runs its adds before its
@@ -133,7 +133,7 @@ final class PendingRequests {
 		List<BatchRequest.Add> taken = new ArrayList<>();
 		List<BatchRequest.Add> kept = new ArrayList<>();
 		for (BatchRequest.Add add; (add = pending.poll()) != null;) {
-			if (taken.size() < Batcher.MOST_PER_BATCH && !waitsForItsDone(add)) {
+			if (taken.size() < ShardBatch.MOST_PER_PART && !waitsForItsDone(add)) {
 				taken.add(add);
 			}
 			else {
@@ -192,8 +192,8 @@ final class PendingRequests {
 	}
 
 	private static <R> List<R> takeUpTo(ArrayDeque<R> pending) {
-		List<R> taken = new ArrayList<>(Math.min(pending.size(), Batcher.MOST_PER_BATCH));
-		while (!pending.isEmpty() && taken.size() < Batcher.MOST_PER_BATCH) {
+		List<R> taken = new ArrayList<>(Math.min(pending.size(), ShardBatch.MOST_PER_PART));
+		while (!pending.isEmpty() && taken.size() < ShardBatch.MOST_PER_PART) {
 			taken.add(pending.poll());
 		}
 		return taken;

@@ -7,8 +7,8 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * When a {@link Batcher}'s sender ({@link BatchSender}) is started or woken, and how long
- * it lingers before a batch for the threads whose dones the last batch answered (each is
+ * When a {@link Batcher}'s sender (a {@link Sender}) is started or woken, and how long it
+ * lingers before a batch for the threads whose dones the last batch answered (each is
  * likely to ask for its next lease at once, and then rides in the same batch).
  *
  * <p>
@@ -43,14 +43,14 @@ final class SenderWakes {
 	/** Whether a sender thread runs (or was started). */
 	private boolean running;
 
-	private @Nullable BatchSender sender;
+	private @Nullable Sender sender;
 
 	SenderWakes(SentParts sentParts) {
 		this.sentParts = sentParts;
 	}
 
 	/** Names the sender this starts and wakes. */
-	void attach(BatchSender sender) {
+	void attach(Sender sender) {
 		this.sender = sender;
 	}
 
@@ -104,7 +104,7 @@ final class SenderWakes {
 	}
 
 	void unpark() {
-		BatchSender current = this.sender;
+		Sender current = this.sender;
 		if (current != null) {
 			current.unpark();
 		}
@@ -143,6 +143,20 @@ final class SenderWakes {
 		if (!this.running || (this.sentParts.anyFree() && !this.lingering)) {
 			wakeSender();
 		}
+	}
+
+	/**
+	 * What this starts and wakes: the batcher's one sending thread. An interface, so that
+	 * the state that decides when it runs does not depend on the thread that runs.
+	 */
+	interface Sender {
+
+		/** Starts a sending thread; called only when none runs. */
+		void start();
+
+		/** Wakes the sending thread if it is parked, or makes its next park return. */
+		void unpark();
+
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.github.workqueue.redis.internal.batch;
 
+import io.github.workqueue.core.internal.Nanos;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -74,7 +75,7 @@ final class SentParts {
 		long earliest = wakeAt;
 		for (SentPart sentPart : this.onTheirWay[shard]) {
 			if (sentPart != null) {
-				earliest = BatchState.earlier(earliest, sentPart.deadlineNanos);
+				earliest = Nanos.earlier(earliest, sentPart.deadlineNanos);
 			}
 		}
 		return earliest;

@@ -15,6 +15,11 @@ import io.github.workqueue.redis.internal.link.ReplicaAck;
  */
 record ShardBatch(int shard, List<BatchRequest.Add> adds, List<BatchRequest.Done> dones, int wanted) {
 
+	/**
+	 * The most adds, dones or leases one shard's part carries, to keep one script short.
+	 */
+	static final int MOST_PER_PART = 256;
+
 	ShardBatch {
 		List<BatchRequest.Add> ordered = new ArrayList<>(adds.size());
 		adds.stream().filter(BatchRequest.Add::isPlain).forEach(ordered::add);

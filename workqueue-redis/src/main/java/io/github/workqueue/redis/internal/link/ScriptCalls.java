@@ -2,7 +2,6 @@ package io.github.workqueue.redis.internal.link;
 
 import java.lang.System.Logger.Level;
 
-import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
@@ -21,9 +20,6 @@ import io.lettuce.core.ScriptOutputType;
 final class ScriptCalls {
 
 	private static final System.Logger logger = System.getLogger(io.github.workqueue.redis.RedisQueue.class.getName());
-
-	/** The start of a server's reply to a call of a function that it does not have. */
-	private static final String FUNCTION_NOT_FOUND = "ERR Function not found";
 
 	/** False once a server refused functions: scripts are sent instead, from then on. */
 	private volatile boolean functions = true;
@@ -48,7 +44,7 @@ final class ScriptCalls {
 		if (failure instanceof RedisNoScriptException) {
 			return SentScript.await(current.scripting().eval(script.body(), type, keys, args), current.timeout());
 		}
-		if (isCommandError(failure, FUNCTION_NOT_FOUND)) {
+		if (ScriptFailures.lacksFunction(failure)) {
 			try {
 				current.libraryLoader().accept((keys.length > 0) ? keys[0] : "");
 				return SentScript.await(current.functions().fcall(ScriptLibrary.functionOf(script), type, keys, args),
@@ -58,28 +54,11 @@ final class ScriptCalls {
 				refusal = ex;
 			}
 		}
-		if (!isRefusalOfFunctions(refusal)) {
+		if (!ScriptFailures.refusesFunctions(refusal)) {
 			throw refusal;
 		}
 		useScripts(refusal);
 		return SentScript.await(current.scripting().eval(script.body(), type, keys, args), current.timeout());
-	}
-
-	/** Whether a failure is one that {@link #secondTry} mends. */
-	static boolean wantsSecondTry(RedisException failure) {
-		return failure instanceof RedisNoScriptException || isCommandError(failure, FUNCTION_NOT_FOUND)
-				|| isRefusalOfFunctions(failure);
-	}
-
-	private static boolean isRefusalOfFunctions(RedisException failure) {
-		return isCommandError(failure, "NOPERM") || isCommandError(failure, "ERR unknown command")
-				|| isCommandError(failure, "ERR unknown subcommand");
-	}
-
-	/** Whether a failure is the server's error reply, starting with the given text. */
-	private static boolean isCommandError(RedisException failure, String start) {
-		return failure instanceof RedisCommandExecutionException && failure.getMessage() != null
-				&& failure.getMessage().startsWith(start);
 	}
 
 	private void useScripts(RedisException refusal) {

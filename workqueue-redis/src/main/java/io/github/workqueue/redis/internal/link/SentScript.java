@@ -109,7 +109,7 @@ public final class SentScript<R> {
 	 */
 	public boolean wantsSecondTry() {
 		RedisException failure = failure();
-		return this.secondTry != null && failure != null && ScriptCalls.wantsSecondTry(failure);
+		return this.secondTry != null && failure != null && ScriptFailures.wantSecondTry(failure);
 	}
 
 	/** The Redis failure the reply ended with, or {@code null}. */

@@ -124,7 +124,7 @@ class BatchStateTest {
 		state.landed(a);
 		assertThat(state.nextStep().landed()).containsExactly(a);
 		state.reading(a);
-		SentPart again = onItsWay(new BatchState.Part(a.part, a.takers));
+		SentPart again = onItsWay(new BatchPlanner.Part(a.part, a.takers));
 		state.sentAgain(again);
 		state.landed(b);
 		assertThat(state.nextStep().landed()).containsExactly(b);
@@ -140,7 +140,7 @@ class BatchStateTest {
 	/** Queues an add, and sends the part the sender's next step makes of it. */
 	private static SentPart sendAdd(BatchState state, String item) {
 		state.queueAdd(new BatchRequest.Add(0, item), null);
-		List<BatchState.Part> batch = state.nextStep().batch();
+		List<BatchPlanner.Part> batch = state.nextStep().batch();
 		assertThat(addsOf(batch)).as("the part made for " + item).containsExactly(item);
 		SentPart sentPart = onItsWay(batch.get(0));
 		state.sent(List.of(sentPart));
@@ -148,12 +148,12 @@ class BatchStateTest {
 	}
 
 	/** A part sent, whose reply has not come. */
-	private static SentPart onItsWay(BatchState.Part planned) {
+	private static SentPart onItsWay(BatchPlanner.Part planned) {
 		return SentPart.sent(planned.part(), planned.takers(), System.nanoTime(),
 				new SentScript<>(new CompletableFuture<>(), null, Duration.ofSeconds(30), null));
 	}
 
-	private static List<String> addsOf(List<BatchState.Part> batch) {
+	private static List<String> addsOf(List<BatchPlanner.Part> batch) {
 		assertThat(batch).as("a batch of one part").isNotNull().hasSize(1);
 		return batch.get(0).part().adds().stream().map((add) -> add.encoded).toList();
 	}
