@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -32,9 +33,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * @param lostDones as above
  * @param twiceAccepted as above
  * @param tokenRepeats as above
+ * @param histories what happened to each item above, instance by instance, in time order
+ * (the first few items of each list), so that a failure says how it came about
  */
 public record Ledger(int acknowledgedAdds, int acceptedDones, List<String> lostAdds, List<String> lostDones,
-		List<String> twiceAccepted, List<String> tokenRepeats) {
+		List<String> twiceAccepted, List<String> tokenRepeats, Map<String, String> histories) {
+
+	/** How many items of each list have their history told. */
+	private static final int HISTORIES_TOLD = 5;
 
 	/** Reads the records of every instance of the traffic. */
 	public static Ledger of(Traffic traffic) {
@@ -78,12 +84,56 @@ public record Ledger(int acknowledgedAdds, int acceptedDones, List<String> lostA
 			}
 		});
 		int accepted = dones.values().stream().mapToInt(List::size).sum();
-		return new Ledger(added.size(), accepted, lostAdds, lostDones, twiceAccepted, tokenRepeats);
+		Set<String> told = new HashSet<>();
+		for (List<String> broken : List.of(lostAdds, lostDones, twiceAccepted, tokenRepeats)) {
+			told.addAll(broken.subList(0, Math.min(HISTORIES_TOLD, broken.size())));
+		}
+		return new Ledger(added.size(), accepted, lostAdds, lostDones, twiceAccepted, tokenRepeats,
+				histories(traffic, told));
+	}
+
+	/**
+	 * Each item's events on every instance, in time order: milliseconds since the item's
+	 * first event, the instance, what happened and the lease's token.
+	 */
+	private static Map<String, String> histories(Traffic traffic, Set<String> items) {
+		Map<String, Long> first = new HashMap<>();
+		List<Object[]> events = new ArrayList<>();
+		for (Traffic.Instance instance : traffic.instances()) {
+			for (Traffic.Event event : instance.events()) {
+				if (items.contains(event.item())) {
+					events.add(new Object[] { event, instance.index() });
+					first.merge(event.item(), event.nanos(), (a, b) -> (b - a < 0) ? b : a);
+				}
+			}
+		}
+		events.sort(Comparator.comparingLong((entry) -> ((Traffic.Event) entry[0]).nanos()));
+		Map<String, String> histories = new TreeMap<>();
+		for (Object[] entry : events) {
+			Traffic.Event event = (Traffic.Event) entry[0];
+			double millis = (event.nanos() - first.get(event.item())) / 1e6;
+			String line = String.format("%n    +%.1f ms app-%d %s (token %d)", millis, (int) entry[1], event.what(),
+					event.token());
+			histories.merge(event.item(), line, String::concat);
+		}
+		return histories;
+	}
+
+	private String told(List<String> items) {
+		StringBuilder told = new StringBuilder();
+		for (String item : items) {
+			String history = this.histories.get(item);
+			if (history != null) {
+				told.append(System.lineSeparator()).append("  ").append(item).append(':').append(history);
+			}
+		}
+		return told.toString();
 	}
 
 	/** Asserts that no item's fencing tokens repeated or fell. */
 	public void assertTokensNeverRepeated() {
-		assertThat(this.tokenRepeats).as("items whose fencing tokens repeated").isEmpty();
+		assertThat(this.tokenRepeats).as(() -> "items whose fencing tokens repeated" + told(this.tokenRepeats))
+			.isEmpty();
 	}
 
 	/**
@@ -91,9 +141,9 @@ public record Ledger(int acknowledgedAdds, int acceptedDones, List<String> lostA
 	 * accepted twice.
 	 */
 	public void assertNothingAcknowledgedLost() {
-		assertThat(this.lostAdds).as("acknowledged adds lost").isEmpty();
-		assertThat(this.lostDones).as("accepted dones lost").isEmpty();
-		assertThat(this.twiceAccepted).as("items accepted twice").isEmpty();
+		assertThat(this.lostAdds).as(() -> "acknowledged adds lost" + told(this.lostAdds)).isEmpty();
+		assertThat(this.lostDones).as(() -> "accepted dones lost" + told(this.lostDones)).isEmpty();
+		assertThat(this.twiceAccepted).as(() -> "items accepted twice" + told(this.twiceAccepted)).isEmpty();
 	}
 
 	/** Whether every added item was delivered to some worker. */

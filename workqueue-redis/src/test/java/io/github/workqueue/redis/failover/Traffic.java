@@ -83,7 +83,9 @@ public final class Traffic implements AutoCloseable {
 			String item = names.apply(n++);
 			try {
 				instance.queue.add(item);
-				instance.adds.add(new Done(item, System.nanoTime()));
+				long added = System.nanoTime();
+				instance.adds.add(new Done(item, added));
+				instance.events.add(new Event(item, "add returned", 0, added));
 			}
 			catch (RuntimeException ex) {
 				instance.failedAdds.incrementAndGet();
@@ -103,10 +105,20 @@ public final class Traffic implements AutoCloseable {
 				instance.gets.add(taken);
 				Lease lease = instance.queue.lease(item.get()).orElseThrow();
 				instance.grants.add(new Grant(item.get(), lease.token(), taken));
+				instance.events.add(new Event(item.get(), "got", lease.token(), taken));
 				pause(Duration.ofMillis(ThreadLocalRandom.current().nextInt(5, 16)));
-				DoneResult result = instance.queue.done(lease);
+				DoneResult result;
+				try {
+					result = instance.queue.done(lease);
+				}
+				catch (RuntimeException ex) {
+					instance.events.add(new Event(item.get(), "done threw " + ex, lease.token(), System.nanoTime()));
+					throw ex;
+				}
+				long answered = System.nanoTime();
+				instance.events.add(new Event(item.get(), "done " + result, lease.token(), answered));
 				if (result == DoneResult.ACCEPTED) {
-					instance.dones.add(new Done(item.get(), System.nanoTime()));
+					instance.dones.add(new Done(item.get(), answered));
 				}
 				else {
 					instance.unacceptedDones.incrementAndGet();
@@ -191,6 +203,13 @@ public final class Traffic implements AutoCloseable {
 	public record Grant(String item, long token, long nanos) {
 	}
 
+	/**
+	 * What happened to an item on one instance, for the report of a broken guarantee: an
+	 * add that returned, a lease got, a done's outcome (with the lease's token).
+	 */
+	public record Event(String item, String what, long token, long nanos) {
+	}
+
 	/** One instance's records. */
 	public static final class Instance {
 
@@ -205,6 +224,8 @@ public final class Traffic implements AutoCloseable {
 		final ConcurrentLinkedQueue<Done> dones = new ConcurrentLinkedQueue<>();
 
 		final ConcurrentLinkedQueue<Grant> grants = new ConcurrentLinkedQueue<>();
+
+		final ConcurrentLinkedQueue<Event> events = new ConcurrentLinkedQueue<>();
 
 		final AtomicLong failedAdds = new AtomicLong();
 
@@ -250,6 +271,16 @@ public final class Traffic implements AutoCloseable {
 		/** The leases the workers got, in the order get returned on each thread. */
 		public List<Grant> grants() {
 			return List.copyOf(this.grants);
+		}
+
+		/** What happened to the items here, in the order it happened on each thread. */
+		public List<Event> events() {
+			return List.copyOf(this.events);
+		}
+
+		/** The instance's number, from 0. */
+		public int index() {
+			return this.index;
 		}
 
 		public long failedAdds() {
