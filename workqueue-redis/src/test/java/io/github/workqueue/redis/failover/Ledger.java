@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
+import io.github.workqueue.core.internal.Nanos;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -103,7 +105,7 @@ public record Ledger(int acknowledgedAdds, int acceptedDones, List<String> lostA
 			for (Traffic.Event event : instance.events()) {
 				if (items.contains(event.item())) {
 					events.add(new Object[] { event, instance.index() });
-					first.merge(event.item(), event.nanos(), (a, b) -> (b - a < 0) ? b : a);
+					first.merge(event.item(), event.nanos(), Nanos::earlier);
 				}
 			}
 		}

@@ -243,7 +243,8 @@ final class BatchState {
 		boolean ready = this.planner.sendable(now);
 		// No linger while a caller waits for an add and takers wait already: their asks
 		// ride in this batch, and a linger would hold that caller.
-		long lingerNanos = this.wakes.lingerNanos(now, ready, this.pending.hasAwaitedAdds() && this.asks.any());
+		boolean noLinger = !this.wakes.awaitsAny() || (this.pending.hasAwaitedAdds() && this.asks.any());
+		long lingerNanos = this.wakes.lingerNanos(now, ready, noLinger);
 		if (ready) {
 			return (lingerNanos > 0) ? new SenderStep(hints, List.of(), null, lingerNanos, false)
 					: new SenderStep(hints, List.of(), nextBatch(now), 0, false);

@@ -76,15 +76,21 @@ final class SenderWakes {
 		this.lingerUntil = System.nanoTime() + LINGER_NANOS;
 	}
 
+	/** Whether the next batch waits for a thread the last one answered. */
+	boolean awaitsAny() {
+		return !this.awaited.isEmpty();
+	}
+
 	/**
 	 * How long the sender lingers before the next batch, 0 for not at all; records
 	 * whether it lingers now.
 	 * @param ready whether the next batch would carry anything
-	 * @param urgent whether a caller waits for an add while takers wait: their asks ride
-	 * in this batch, and a linger would hold that caller
+	 * @param noLinger whether it must not linger: no thread is awaited, or a caller waits
+	 * for an add while takers wait (their asks ride in this batch, and a linger would
+	 * hold that caller)
 	 */
-	long lingerNanos(long now, boolean ready, boolean urgent) {
-		long lingerNanos = (this.awaited.isEmpty() || urgent) ? 0 : this.lingerUntil - now;
+	long lingerNanos(long now, boolean ready, boolean noLinger) {
+		long lingerNanos = noLinger ? 0 : this.lingerUntil - now;
 		this.lingering = ready && lingerNanos > 0;
 		return lingerNanos;
 	}
