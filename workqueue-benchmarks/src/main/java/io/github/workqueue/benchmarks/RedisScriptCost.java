@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 
 import io.github.workqueue.redis.internal.link.Script;
@@ -53,6 +54,12 @@ public final class RedisScriptCost {
 	 * Redis keep that hash as a hash table instead of a listpack it scans.
 	 */
 	private static final String HOLDER = "48213@worker-host#1a2b3c4d";
+
+	/** The id the measured parts are sent under. */
+	private static final String SENDER = "cost-sender";
+
+	/** The number of the last measured part: each gets the next. */
+	private static final AtomicLong PART_NUMBERS = new AtomicLong();
 
 	private static final int ITEMS_PER_CASE = Integer.getInteger("cost.items", 40_000);
 
@@ -161,13 +168,14 @@ public final class RedisScriptCost {
 
 	/**
 	 * ARGV of {@code batch.lua}: Redis's time, holder, lease, most expiries, ended lease
-	 * memory, the counts, the plain adds, the dones, then the adds with options.
+	 * memory, the sender's id, the part's number (the next, as a sender numbers its
+	 * parts), the counts, the plain adds, the dones, then the adds with options.
 	 */
 	private static String[] batch(List<String> adds, List<String> dones, int leases, String mode) {
 		boolean plain = mode.equals("plain");
-		List<String> argv = new ArrayList<>(
-				List.of("", HOLDER, "30000000", "-1", "60000000", Integer.toString(plain ? adds.size() : 0),
-						Integer.toString(dones.size() / 2), Integer.toString(leases)));
+		List<String> argv = new ArrayList<>(List.of("", HOLDER, "30000000", "-1", "60000000", SENDER,
+				Long.toString(PART_NUMBERS.incrementAndGet()), Integer.toString(plain ? adds.size() : 0),
+				Integer.toString(dones.size() / 2), Integer.toString(leases)));
 		if (plain) {
 			argv.addAll(adds);
 		}

@@ -11,6 +11,7 @@ import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 
+import io.github.workqueue.redis.internal.link.CallNumbers;
 import io.github.workqueue.redis.internal.link.RedisLink;
 import io.github.workqueue.redis.internal.link.ReplicaAck;
 import io.github.workqueue.redis.internal.link.Script;
@@ -27,10 +28,13 @@ import io.github.workqueue.redis.internal.batch.Batcher;
  * without waiting (so that it runs after them, as in a batch), and after its write for
  * the replicas {@code replicas-ack} asks. A failure after the script was sent, other than
  * Redis's error reply, leaves the add's outcome unknown: it is thrown as an
- * {@link UnconfirmedAddException}.
+ * {@link UnconfirmedAddException}; so does Redis's refusal of an add that Lettuce sent
+ * again after a reconnect, which Redis may have run before (each add runs at most once,
+ * {@link RedisLink#runOnce}).
  *
  * <p>
- * <b>Concurrency.</b> Thread-safe: it keeps no state of its own.
+ * <b>Concurrency.</b> Thread-safe: its one state, the adds' numbers, is a
+ * {@link CallNumbers}.
  */
 final class ScriptedAdds {
 
@@ -48,6 +52,9 @@ final class ScriptedAdds {
 
 	private final Supplier<String> now;
 
+	/** The numbers of this instance's scripted adds, each run at most once. */
+	private final CallNumbers numbers = new CallNumbers();
+
 	ScriptedAdds(String name, RedisLink link, Shards shards, Batcher batcher, SharedFailures failures, ReplicaAck ack,
 			Supplier<String> now) {
 		this.name = name;
@@ -62,15 +69,15 @@ final class ScriptedAdds {
 	/** Adds an item after a delay (in microseconds, more than 0). */
 	void addAfter(String encoded, long delayMicros) {
 		this.batcher.awaitDonesAsked();
-		unconfirmedIfUnanswered(encoded, () -> this.link.run(Script.ADD_AFTER, ScriptOutputType.INTEGER,
-				keysOf(encoded), this.now.get(), encoded, Long.toString(delayMicros)));
+		unconfirmedIfUnanswered(encoded, () -> this.link.runOnce(this.numbers, Script.ADD_AFTER,
+				ScriptOutputType.INTEGER, keysOf(encoded), this.now.get(), encoded, Long.toString(delayMicros)));
 		awaitReplicas("addAfter", encoded);
 	}
 
 	/** Adds an item after the shared limiter's delay; returns the delay. */
 	Duration addRateLimited(String encoded) {
 		this.batcher.awaitDonesAsked();
-		Duration delay = unconfirmedIfUnanswered(encoded, () -> this.failures.addRateLimited(encoded));
+		Duration delay = unconfirmedIfUnanswered(encoded, () -> this.failures.addRateLimited(encoded, this.numbers));
 		awaitReplicas("addRateLimited", encoded);
 		return delay;
 	}
@@ -82,9 +89,11 @@ final class ScriptedAdds {
 	 */
 	List<Long> addWith(String encoded, int priority, String keys, long delayMicros, boolean rateLimited) {
 		this.batcher.awaitDonesAsked();
-		List<Long> made = unconfirmedIfUnanswered(encoded, () -> this.link.run(Script.ADD_WITH, ScriptOutputType.MULTI,
-				keysOf(encoded), this.now.get(), encoded, Integer.toString(priority), keys, Long.toString(delayMicros),
-				rateLimited ? this.failures.limiterJson() : "", rateLimited ? this.failures.reservedBuckets() : ""));
+		String reserved = rateLimited ? this.failures.reservedBuckets() : "";
+		List<Long> made = unconfirmedIfUnanswered(encoded,
+				() -> this.link.runOnce(this.numbers, Script.ADD_WITH, ScriptOutputType.MULTI, keysOf(encoded),
+						this.now.get(), encoded, Integer.toString(priority), keys, Long.toString(delayMicros),
+						rateLimited ? this.failures.limiterJson() : "", reserved));
 		awaitReplicas("add", encoded);
 		return made;
 	}
@@ -107,7 +116,14 @@ final class ScriptedAdds {
 		try {
 			return script.get();
 		}
-		catch (RedisCommandExecutionException | RedisConnectionException | UnconfirmedAddException ex) {
+		catch (RedisCommandExecutionException ex) {
+			if (CallNumbers.isRepeatRefusal(ex)) {
+				throw new UnconfirmedAddException(this.name, encoded,
+						"sent again after a lost connection, and not run again (" + ex.getMessage() + ")", ex);
+			}
+			throw ex;
+		}
+		catch (RedisConnectionException | UnconfirmedAddException ex) {
 			throw ex;
 		}
 		catch (RedisException ex) {

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import io.github.workqueue.redis.TestRedis;
 
+import io.github.workqueue.redis.internal.link.CallNumbers;
 import io.github.workqueue.redis.internal.link.RedisLink;
 import io.github.workqueue.redis.internal.link.Script;
 
@@ -38,6 +39,9 @@ class ScriptKeysTest {
 		this.direct.close();
 	}
 
+	/** The numbers of the adds here, each run at most once. */
+	private final CallNumbers numbers = new CallNumbers();
+
 	@Test
 	void queuesCalledInTurnShouldEachSeeTheirOwnKeys() {
 		addAfterAMinute(this.first, "x");
@@ -58,7 +62,8 @@ class ScriptKeysTest {
 	}
 
 	private void addAfterAMinute(QueueKeys keys, String item) {
-		this.link.run(Script.ADD_AFTER, ScriptOutputType.INTEGER, keys.scriptKeys(), "", item, "60000000");
+		this.link.runOnce(this.numbers, Script.ADD_AFTER, ScriptOutputType.INTEGER, keys.scriptKeys(), "", item,
+				"60000000");
 	}
 
 }

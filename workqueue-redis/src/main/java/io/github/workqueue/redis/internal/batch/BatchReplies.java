@@ -10,6 +10,7 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import org.jspecify.annotations.Nullable;
 
+import io.github.workqueue.redis.internal.link.CallNumbers;
 import io.github.workqueue.redis.internal.link.OutageLog;
 import io.github.workqueue.redis.internal.link.RedisLink;
 import io.github.workqueue.redis.internal.link.ReplicaAck;
@@ -106,8 +107,9 @@ final class BatchReplies {
 		catch (RuntimeException ex) {
 			RedisException failure = (ex instanceof RedisException redis) ? redis : new RedisException(ex);
 			// Redis applies nothing of a script it answers with an error, nor of one that
-			// was not sent.
-			failed(sentPart.part, failure, sentPart.wasSent() && !(failure instanceof RedisCommandExecutionException));
+			// was not sent; but a part refused as a repeat may have been applied before.
+			failed(sentPart.part, failure, sentPart.wasSent()
+					&& (!(failure instanceof RedisCommandExecutionException) || CallNumbers.isRepeatRefusal(failure)));
 			settleAdds(sentPart.part);
 			sentPart.takers.forEach(Taker::tried);
 			return false;
@@ -233,8 +235,10 @@ final class BatchReplies {
 	private void failed(ShardBatch part, RedisException ex, boolean maybeApplied) {
 		this.outage.failed(ex);
 		boolean closed = this.link.isClosed();
+		String why = CallNumbers.isRepeatRefusal(ex) ? "sent again after a lost connection, and not run again"
+				: "no answer from Redis";
 		for (BatchRequest.Add add : part.adds()) {
-			add.complete(false, maybeApplied ? unconfirmed(add, "no answer from Redis", ex) : ex);
+			add.complete(false, maybeApplied ? unconfirmed(add, why, ex) : ex);
 		}
 		List<BatchRequest.Done> retry = new ArrayList<>();
 		long now = System.nanoTime();

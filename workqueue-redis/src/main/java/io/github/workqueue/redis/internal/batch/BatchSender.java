@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
@@ -61,11 +62,18 @@ final class BatchSender implements SenderWakes.Sender {
 	private final BatchReplies replies;
 
 	/**
-	 * holder, lease, most expiries, ended lease memory: ARGV 2 to 5 of every batch. The
-	 * memory is set before a batch, when the command timeout it derives from changed
-	 * ({@link #endedMemory}).
+	 * holder, lease, most expiries, ended lease memory, this sender's id: ARGV 2 to 6 of
+	 * every batch. The memory is set before a batch, when the command timeout it derives
+	 * from changed ({@link #endedMemory}). The id is made here, once: a batcher's parts
+	 * are numbered under it, which no other batcher (here, or after a restart) shares.
 	 */
 	private final String[] fixedArgs;
+
+	/**
+	 * The number of the last part sent: each part gets the next
+	 * ({@link ShardBatch#args}).
+	 */
+	private long lastPartNumber;
 
 	/** The command timeout the ended lease memory in {@code fixedArgs} was made for. */
 	private @Nullable Duration endedMemoryFor;
@@ -98,7 +106,8 @@ final class BatchSender implements SenderWakes.Sender {
 		this.ack = ack;
 		this.replies = replies;
 		this.now = now;
-		this.fixedArgs = Arrays.copyOf(fixedArgs, 4);
+		this.fixedArgs = Arrays.copyOf(fixedArgs, ShardBatch.FIXED_ARGS);
+		this.fixedArgs[4] = UUID.randomUUID().toString();
 		this.askingTime = askingTime;
 	}
 
@@ -230,7 +239,8 @@ final class BatchSender implements SenderWakes.Sender {
 			try {
 				SentScript<List<Object>> script = this.link.send(Script.BATCH, ScriptOutputType.MULTI,
 						this.shards.keys(part.shard()).scriptKeys(),
-						(part.hasWrites() && this.ack.isAsked()) ? this.ack : null, part.args(now, this.fixedArgs));
+						(part.hasWrites() && this.ack.isAsked()) ? this.ack : null,
+						part.args(now, this.fixedArgs, ++this.lastPartNumber));
 				sentPart = SentPart.sent(part, planned.takers(), sentNanos, script);
 			}
 			catch (RuntimeException ex) {

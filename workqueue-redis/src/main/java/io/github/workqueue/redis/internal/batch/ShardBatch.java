@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import io.github.workqueue.redis.internal.link.CallNumbers;
 import io.github.workqueue.redis.internal.link.ReplicaAck;
 
 /**
@@ -20,6 +21,9 @@ record ShardBatch(int shard, List<BatchRequest.Add> adds, List<BatchRequest.Done
 	 */
 	static final int MOST_PER_PART = 256;
 
+	/** How many fixed arguments (those after now) a part's call carries. */
+	static final int FIXED_ARGS = 5;
+
 	ShardBatch {
 		List<BatchRequest.Add> ordered = new ArrayList<>(adds.size());
 		adds.stream().filter(BatchRequest.Add::isPlain).forEach(ordered::add);
@@ -34,20 +38,24 @@ record ShardBatch(int shard, List<BatchRequest.Add> adds, List<BatchRequest.Done
 
 	/**
 	 * The script's ARGV: now, the fixed arguments (holder, lease, most expiries, ended
-	 * lease memory), the counts of plain adds, dones and leases wanted, the plain adds'
-	 * items, the dones' item and token pairs, then the count of adds with options and
-	 * their item, priority and fairness keys triples.
+	 * lease memory, the sender's id), the part's number, the counts of plain adds, dones
+	 * and leases wanted, the plain adds' items, the dones' item and token pairs, then the
+	 * count of adds with options and their item, priority and fairness keys triples.
+	 * @param number the part's number: its sender's parts to a shard go in increasing
+	 * numbers, and the script refuses one whose number is not above the last it ran
+	 * ({@link CallNumbers#isRepeatRefusal})
 	 */
-	String[] args(String now, String[] fixed) {
+	String[] args(String now, String[] fixed, long number) {
 		int plain = (int) this.adds.stream().filter(BatchRequest.Add::isPlain).count();
 		int withOptions = this.adds.size() - plain;
-		String[] args = new String[9 + plain + 2 * this.dones.size() + 3 * withOptions];
+		String[] args = new String[11 + plain + 2 * this.dones.size() + 3 * withOptions];
 		args[0] = now;
-		System.arraycopy(fixed, 0, args, 1, fixed.length);
-		args[5] = Integer.toString(plain);
-		args[6] = Integer.toString(this.dones.size());
-		args[7] = Integer.toString(this.wanted);
-		int i = 8;
+		System.arraycopy(fixed, 0, args, 1, FIXED_ARGS);
+		args[6] = Long.toString(number);
+		args[7] = Integer.toString(plain);
+		args[8] = Integer.toString(this.dones.size());
+		args[9] = Integer.toString(this.wanted);
+		int i = 10;
 		for (BatchRequest.Add add : this.adds.subList(0, plain)) {
 			args[i++] = add.encoded;
 		}

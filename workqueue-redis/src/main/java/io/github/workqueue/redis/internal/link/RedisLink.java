@@ -157,6 +157,34 @@ public final class RedisLink implements AutoCloseable {
 	}
 
 	/**
+	 * Runs a script that must run at most once, as {@link #run} does: the sender's id,
+	 * the call's number and how long Redis keeps it follow the arguments (the script's
+	 * last three ARGV, for {@code includes/once.lua}). The number is taken, and the call
+	 * handed to Lettuce, under the numbers' monitor, so that the calls leave in the order
+	 * of their numbers; the reply is waited for outside it.
+	 * @throws RedisException as {@link #run} does, or the script's refusal of a call it
+	 * ran already ({@link CallNumbers#isRepeatRefusal})
+	 */
+	public <R> R runOnce(CallNumbers numbers, Script script, ScriptOutputType type, String[] keys, String... args) {
+		LinkCommands current = commands();
+		ScriptCalls.Sending<R> numbered = (call) -> {
+			synchronized (numbers) {
+				return call.apply(numbers.numbered(args, current.timeout()));
+			}
+		};
+		RedisFuture<R> reply = numbered
+			.send((numberedArgs) -> this.scripts.firstTry(current, script, type, keys, numberedArgs));
+		try {
+			return SentScript.await(reply, current.timeout());
+		}
+		catch (RedisException ex) {
+			// A second try goes under a new number: the first did not run, and calls
+			// numbered since may have run.
+			return this.scripts.secondTry(current, ex, script, type, keys, numbered);
+		}
+	}
+
+	/**
 	 * Sends a script without waiting for its reply, so that scripts for several shards
 	 * travel together and no shard waits for another's; {@link Sent#reply()} reads the
 	 * reply once it came.

@@ -1,6 +1,7 @@
 package io.github.workqueue.redis.internal.link;
 
 import java.lang.System.Logger.Level;
+import java.util.function.Function;
 
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
@@ -40,14 +41,26 @@ final class ScriptCalls {
 	 */
 	<R> R secondTry(LinkCommands current, RedisException failure, Script script, ScriptOutputType type, String[] keys,
 			String... args) {
+		return secondTry(current, failure, script, type, keys, (call) -> call.apply(args));
+	}
+
+	/**
+	 * The second try as above, whose call goes through {@code sending}: it gives the call
+	 * its arguments at the moment it leaves (a call numbered to run at most once takes
+	 * its number then, see {@link RedisLink#runOnce}).
+	 */
+	<R> R secondTry(LinkCommands current, RedisException failure, Script script, ScriptOutputType type, String[] keys,
+			Sending<R> sending) {
 		RedisException refusal = failure;
 		if (failure instanceof RedisNoScriptException) {
-			return SentScript.await(current.scripting().eval(script.body(), type, keys, args), current.timeout());
+			return SentScript.await(sending.send((args) -> current.scripting().eval(script.body(), type, keys, args)),
+					current.timeout());
 		}
 		if (ScriptFailures.lacksFunction(failure)) {
 			try {
 				current.libraryLoader().accept((keys.length > 0) ? keys[0] : "");
-				return SentScript.await(current.functions().fcall(ScriptLibrary.functionOf(script), type, keys, args),
+				return SentScript.await(sending
+					.send((args) -> current.functions().fcall(ScriptLibrary.functionOf(script), type, keys, args)),
 						current.timeout());
 			}
 			catch (RedisException ex) {
@@ -58,7 +71,17 @@ final class ScriptCalls {
 			throw refusal;
 		}
 		useScripts(refusal);
-		return SentScript.await(current.scripting().eval(script.body(), type, keys, args), current.timeout());
+		return SentScript.await(sending.send((args) -> current.scripting().eval(script.body(), type, keys, args)),
+				current.timeout());
+	}
+
+	/** How a call leaves: with which arguments, and in which order among others. */
+	@FunctionalInterface
+	interface Sending<R> {
+
+		/** Sends the call with the arguments it is to carry. */
+		RedisFuture<R> send(Function<String[], RedisFuture<R>> call);
+
 	}
 
 	private void useScripts(RedisException refusal) {

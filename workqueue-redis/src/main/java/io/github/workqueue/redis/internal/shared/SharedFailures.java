@@ -5,6 +5,7 @@ import java.util.function.Supplier;
 
 import io.lettuce.core.ScriptOutputType;
 
+import io.github.workqueue.redis.internal.link.CallNumbers;
 import io.github.workqueue.redis.internal.link.RedisLink;
 import io.github.workqueue.redis.internal.link.Script;
 
@@ -33,10 +34,14 @@ public final class SharedFailures {
 		this.now = now;
 	}
 
-	/** Counts a failure and waits the limiter's delay, as addAfter; returns the delay. */
-	public Duration addRateLimited(String encoded) {
-		Long micros = this.link.run(Script.ADD_RATE_LIMITED, ScriptOutputType.INTEGER, keysOf(encoded), this.now.get(),
-				encoded, this.limiter.json(), reservedBuckets());
+	/**
+	 * Counts a failure and waits the limiter's delay, as addAfter, at most once (see
+	 * {@link RedisLink#runOnce}); returns the delay.
+	 */
+	public Duration addRateLimited(String encoded, CallNumbers numbers) {
+		String reserved = reservedBuckets();
+		Long micros = this.link.runOnce(numbers, Script.ADD_RATE_LIMITED, ScriptOutputType.INTEGER, keysOf(encoded),
+				this.now.get(), encoded, this.limiter.json(), reserved);
 		return Duration.ofNanos(micros * 1000);
 	}
 

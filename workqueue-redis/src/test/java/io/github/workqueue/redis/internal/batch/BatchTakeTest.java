@@ -34,9 +34,14 @@ class BatchTakeTest {
 
 	/**
 	 * Holder, lease (microseconds), most expiries (none), ended lease memory
-	 * (microseconds).
+	 * (microseconds), the sender.
 	 */
-	private static final String[] FIXED_ARGS = { "test-holder", "30000000", "-1", "60000000" };
+	private static final String[] FIXED_ARGS = { "test-holder", "30000000", "-1", "60000000", "test-sender" };
+
+	/**
+	 * The number of the last part run: each run gets the next, as a sender's parts do.
+	 */
+	private long lastPartNumber;
 
 	/** The time of a scenario's first call, in microseconds. */
 	private static final long START_MICROS = 1_000_000_000_000L;
@@ -301,7 +306,8 @@ class BatchTakeTest {
 
 	/** Runs the batch at a given time (microseconds), or Redis's when empty. */
 	private List<Object> run(ShardBatch batch, String now) {
-		return this.link.run(Script.BATCH, ScriptOutputType.MULTI, this.keys, batch.args(now, FIXED_ARGS));
+		return this.link.run(Script.BATCH, ScriptOutputType.MULTI, this.keys,
+				batch.args(now, FIXED_ARGS, ++this.lastPartNumber));
 	}
 
 }

@@ -23,8 +23,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RejectedDoneCountTest {
 
-	/** Holder, lease (1 s), most expiries (none), ended lease memory (60 s). */
-	private static final String[] FIXED_ARGS = { "test-holder", "1000000", "-1", "60000000" };
+	/**
+	 * Holder, lease (1 s), most expiries (none), ended lease memory (60 s), the sender.
+	 */
+	private static final String[] FIXED_ARGS = { "test-holder", "1000000", "-1", "60000000", "test-sender" };
+
+	/**
+	 * The number of the last part run: each run gets the next, as a sender's parts do.
+	 */
+	private long lastPartNumber;
 
 	private static final long START = 1_000_000_000_000L;
 
@@ -82,7 +89,7 @@ class RejectedDoneCountTest {
 
 	private List<Object> run(ShardBatch batch, long now) {
 		return this.link.run(Script.BATCH, ScriptOutputType.MULTI, this.keys,
-				batch.args(Long.toString(now), FIXED_ARGS));
+				batch.args(Long.toString(now), FIXED_ARGS, ++this.lastPartNumber));
 	}
 
 }

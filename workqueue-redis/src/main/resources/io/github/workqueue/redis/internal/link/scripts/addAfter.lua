@@ -1,6 +1,11 @@
 --@include delays
+--@include once
 -- ARGV: now, item, delay in microseconds. A plain addAfter: at priority 0, which raises an item
 -- present at a lower one. Returns 1 when a waiting entry was made or moved earlier.
+local refusal = refusedRepeatOf(ARGV)
+if refusal then
+  return refusal
+end
 promoteDue()
 raiseToZero(ARGV[2])
 local made = addAfter(ARGV[2], tonumber(ARGV[3]))

@@ -1,9 +1,14 @@
 --@include delays
 --@include limiters
+--@include once
 -- ARGV: now, item, limiter (JSON), and the buckets' delays if reserve.lua reserved them
 -- (JSON; empty to reserve here). Counts a failure, then waits as addAfter (at priority 0, which
 -- raises an item present at a lower one).
 -- Returns the delay in microseconds.
+local refusal = refusedRepeatOf(ARGV)
+if refusal then
+  return refusal
+end
 promoteDue()
 local reserved = nil
 if ARGV[4] and ARGV[4] ~= '' then

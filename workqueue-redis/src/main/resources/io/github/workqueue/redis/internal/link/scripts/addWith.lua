@@ -1,11 +1,16 @@
 --@include delays
 --@include limiters
+--@include once
 -- ARGV: now, item, priority, fairness keys (JSON array, or empty for none), delay in microseconds,
 -- limiter (JSON, or empty when not rate-limited), and the buckets' delays as in addRateLimited.lua.
 -- An add with options (controller-runtime's AddWithOpts): the item's priority is raised (a new
 -- item takes the add's), then it is added now or after the delay; when rate-limited, after the
 -- shorter of the delay and the limiter's. Returns {1 if the add made the item dirty or waiting
 -- earlier, else 0; the delay used in microseconds}.
+local refusal = refusedRepeatOf(ARGV)
+if refusal then
+  return refusal
+end
 promoteDue()
 local item = ARGV[2]
 levels().prioritize(item, tonumber(ARGV[3]), ARGV[4])

@@ -1,21 +1,32 @@
 --@include delays
 --@include leases
+--@include once
 -- One round trip for what an instance's threads asked meanwhile, in this order: adds, dones,
 -- then leases for its idle getters (so an item added here can go straight to a getter here).
 -- Each step reads and writes all its items with one command per key (HMGET, HSET, ZADD... with
 -- many arguments), so that a batch of many items costs Redis far less per item than a batch of
 -- one (docs/benchmarks.md, RedisScriptCost).
 -- ARGV: now, holder, lease in microseconds, most lease expiries in a row before parking (-1:
--- never), how long an ended lease is remembered (microseconds), number of adds A, number of
--- dones D, number of leases wanted G, then A items, then D (item, token) pairs, then the number
--- of adds with a priority P and P (item, priority, fairness keys as JSON or empty) triples.
+-- never), how long an ended lease is remembered (microseconds), the sending instance's own id
+-- (one per batcher, never reused), the part's number (increasing in the order the sender sends
+-- its parts to this shard), number of adds A, number of dones D, number of leases wanted G, then
+-- A items, then D (item, token) pairs, then the number of adds with a priority P and P (item,
+-- priority, fairness keys as JSON or empty) triples.
 -- Returns {microseconds until the next waiting item or lease deadline (-1 if none), A then P add
 -- results (1 made dirty, 0 joined an earlier add), D done results (1 accepted, 0 rejected),
--- then per lease granted: item, token, deadline, microseconds it was dirty before, priority}.
+-- then per lease granted: item, token, deadline, microseconds it was dirty before, priority};
+-- or the error REPEATED_CALL for a part that ran already.
 local holder, leaseMicros, maxExpiries, endedMicros = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local addCount, doneCount, wanted = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
-local optionsAt = 9 + addCount + 2 * doneCount
+local sender = ARGV[6]
+local addCount, doneCount, wanted = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
+local optionsAt = 11 + addCount + 2 * doneCount
 local optionCount = tonumber(ARGV[optionsAt] or 0)
+
+-- A part runs at most once (includes/once.lua): refused when Lettuce sends it again.
+local refusal = refusedRepeat(sender, ARGV[7], math.ceil(endedMicros / 1000))
+if refusal then
+  return refusal
+end
 local result = { 0 }
 local nowText = int(now)
 local lastToken, endedSince, pausedEverywhere = 0, 0, false
@@ -120,7 +131,7 @@ end
 if addCount > 0 then
   local items = {}
   for i = 1, addCount do
-    items[i] = ARGV[8 + i]
+    items[i] = ARGV[10 + i]
   end
   if exists(PRIO) then
     -- These adds have priority 0: an item present at a lower one is raised, a waiting one
@@ -223,8 +234,8 @@ if doneCount > 0 then
   end
   local items, tokens = {}, {}
   for j = 1, doneCount do
-    items[j] = ARGV[7 + addCount + 2 * j]
-    tokens[j] = ARGV[8 + addCount + 2 * j]
+    items[j] = ARGV[9 + addCount + 2 * j]
+    tokens[j] = ARGV[10 + addCount + 2 * j]
   end
   local leases = redis.call('HMGET', INFLIGHT, unpack(items))
   local endedNow, finished, endedMembers, unknown = {}, {}, {}, {}

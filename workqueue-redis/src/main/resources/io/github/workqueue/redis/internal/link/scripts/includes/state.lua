@@ -31,6 +31,9 @@
 -- script is sent with its includes in front and a call to begin(); the same code runs.
 local QUEUE, DIRTY, INFLIGHT, LEASES, WAITING, ORDER, FAILURES, EXPIRIES, PARKED, BUCKETS, WAKE, COUNTERS, ENDED
 local ENDED_OLD
+-- 'sent-call:' and a sender's id: the number of the last of that sender's calls run here
+-- (a string, includes/once.lua).
+local SENT_CALL
 local now
 
 -- A whole number as Redis stores it. '%d' formats through a C long (64 bits where Redis runs),
@@ -194,7 +197,7 @@ local function begin(keys, argv)
     ORDER, FAILURES, EXPIRIES, PARKED = prefix .. 'order', prefix .. 'failures', prefix .. 'expiries',
       prefix .. 'parked'
     BUCKETS, WAKE, COUNTERS, ENDED = prefix .. 'buckets', prefix .. 'wake', prefix .. 'counters', prefix .. 'ended'
-    ENDED_OLD = prefix .. 'ended-before'
+    ENDED_OLD, SENT_CALL = prefix .. 'ended-before', prefix .. 'sent-call:'
     PRIO, FAIR, LEVELS, COUNT = QUEUE .. ':prio', QUEUE .. ':fair', QUEUE .. ':levels', QUEUE .. ':count'
     READY, SEQ = QUEUE .. ':ready', QUEUE .. ':seq'
   end
