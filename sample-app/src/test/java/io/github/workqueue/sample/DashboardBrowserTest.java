@@ -646,10 +646,10 @@ class DashboardBrowserTest {
 			Duration recovered = Duration.ofNanos(System.nanoTime() - restarted);
 			System.out.println("Redis started again: the page showed the queue running after " + recovered.toMillis()
 					+ " ms (it reads the endpoint every 500 ms here)");
-			// The queue's connection is back at once; its retries are 2 s apart at most
-			// by
-			// now, and the page's next read shows it. Slack for a busy machine.
-			assertThat(recovered).isLessThan(Duration.ofSeconds(8));
+			// The queue's connection is back at once, its retries are half a second
+			// apart at most by now, and the page's next read shows it: about a second,
+			// with slack for a busy machine.
+			assertThat(recovered).isLessThan(Duration.ofSeconds(3));
 			assertThat(browser.find(pause).isEnabled()).isTrue();
 			assertThat(browser.text("[data-queue=deployments] [data-field=stale]")).isEmpty();
 		}

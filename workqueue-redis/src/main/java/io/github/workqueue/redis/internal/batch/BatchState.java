@@ -324,8 +324,9 @@ final class BatchState {
 
 	/** A shard answered: its backoff ends, and the round trip counts for the sizing. */
 	synchronized void shardAnswered(SentPart sentPart) {
-		this.pending.answered(sentPart.shard());
-		this.buffer.roundTrip(System.nanoTime() - sentPart.sentNanos);
+		long now = System.nanoTime();
+		this.pending.answered(sentPart.shard(), now);
+		this.buffer.roundTrip(now - sentPart.sentNanos);
 	}
 
 	/**

@@ -24,7 +24,7 @@ final class PendingRequests {
 
 	private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
-	private static final long LONGEST_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(2);
+	private static final long LONGEST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
 	/** Per shard, the adds waiting for its next part. */
 	private final List<ArrayDeque<BatchRequest.Add>> adds;
@@ -167,14 +167,20 @@ final class PendingRequests {
 		return taken;
 	}
 
-	/** The shard answered: its backoff starts again from the first. */
-	void answered(int shard) {
+	/**
+	 * The shard answered: a wait for its backoff ends now, and its next backoff starts
+	 * again from the first.
+	 */
+	void answered(int shard, long now) {
+		if (!retryDue(shard, now)) {
+			this.retryAt[shard] = now;
+		}
 		this.backoffNanos[shard] = FIRST_BACKOFF_NANOS;
 	}
 
 	/**
 	 * The shard's part failed: its dones to ask again go back to the head, in order, and
-	 * wait for the shard's backoff, which doubles up to 2 s.
+	 * wait for the shard's backoff, which doubles up to half a second.
 	 */
 	void retryLater(int shard, List<BatchRequest.Done> retry, long now) {
 		for (int i = retry.size() - 1; i >= 0; i--) {
