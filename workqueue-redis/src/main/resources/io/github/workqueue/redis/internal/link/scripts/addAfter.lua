@@ -2,6 +2,7 @@
 --@include once
 -- ARGV: now, item, delay in microseconds. A plain addAfter: at priority 0, which raises an item
 -- present at a lower one. Returns 1 when a waiting entry was made or moved earlier.
+-- The last three ARGV: the sender's id, the call's number, how long to keep it (includes/once.lua).
 local refusal = refusedRepeatOf(ARGV)
 if refusal then
   return refusal

@@ -5,6 +5,7 @@
 -- (JSON; empty to reserve here). Counts a failure, then waits as addAfter (at priority 0, which
 -- raises an item present at a lower one).
 -- Returns the delay in microseconds.
+-- The last three ARGV: the sender's id, the call's number, how long to keep it (includes/once.lua).
 local refusal = refusedRepeatOf(ARGV)
 if refusal then
   return refusal

@@ -7,6 +7,7 @@
 -- item takes the add's), then it is added now or after the delay; when rate-limited, after the
 -- shorter of the delay and the limiter's. Returns {1 if the add made the item dirty or waiting
 -- earlier, else 0; the delay used in microseconds}.
+-- The last three ARGV: the sender's id, the call's number, how long to keep it (includes/once.lua).
 local refusal = refusedRepeatOf(ARGV)
 if refusal then
   return refusal
