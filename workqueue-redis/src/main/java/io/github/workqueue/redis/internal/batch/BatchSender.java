@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
@@ -14,6 +13,7 @@ import io.github.workqueue.redis.RedisQueue;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
 
+import io.github.workqueue.redis.internal.link.CallNumbers;
 import io.github.workqueue.redis.internal.link.RedisLink;
 import io.github.workqueue.redis.internal.link.ReplicaAck;
 import io.github.workqueue.redis.internal.link.Script;
@@ -64,16 +64,13 @@ final class BatchSender implements SenderWakes.Sender {
 	/**
 	 * holder, lease, most expiries, ended lease memory, this sender's id: ARGV 2 to 6 of
 	 * every batch. The memory is set before a batch, when the command timeout it derives
-	 * from changed ({@link #endedMemory}). The id is made here, once: a batcher's parts
-	 * are numbered under it, which no other batcher (here, or after a restart) shares.
+	 * from changed ({@link #endedMemory}). The id is the parts' numbers' own, which no
+	 * other sender (here, or after a restart) shares.
 	 */
 	private final String[] fixedArgs;
 
-	/**
-	 * The number of the last part sent: each part gets the next
-	 * ({@link ShardBatch#args}).
-	 */
-	private long lastPartNumber;
+	/** The parts' numbers: each part sent gets the next ({@link ShardBatch#args}). */
+	private final CallNumbers partNumbers = new CallNumbers();
 
 	/** The command timeout the ended lease memory in {@code fixedArgs} was made for. */
 	private @Nullable Duration endedMemoryFor;
@@ -107,7 +104,7 @@ final class BatchSender implements SenderWakes.Sender {
 		this.replies = replies;
 		this.now = now;
 		this.fixedArgs = Arrays.copyOf(fixedArgs, ShardBatch.FIXED_ARGS);
-		this.fixedArgs[4] = UUID.randomUUID().toString();
+		this.fixedArgs[4] = this.partNumbers.sender();
 		this.askingTime = askingTime;
 	}
 
@@ -240,7 +237,7 @@ final class BatchSender implements SenderWakes.Sender {
 				SentScript<List<Object>> script = this.link.send(Script.BATCH, ScriptOutputType.MULTI,
 						this.shards.keys(part.shard()).scriptKeys(),
 						(part.hasWrites() && this.ack.isAsked()) ? this.ack : null,
-						part.args(now, this.fixedArgs, ++this.lastPartNumber));
+						part.args(now, this.fixedArgs, this.partNumbers.next()));
 				sentPart = SentPart.sent(part, planned.takers(), sentNanos, script);
 			}
 			catch (RuntimeException ex) {

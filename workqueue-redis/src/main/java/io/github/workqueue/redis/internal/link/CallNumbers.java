@@ -11,9 +11,9 @@ import io.lettuce.core.RedisException;
  * One sender's numbers for the calls that must run at most once
  * ({@code includes/once.lua} refuses a call whose number is not above the last that the
  * shard ran for the sender): an instance's adds of their own scripts
- * ({@link RedisLink#runOnce}). The sender's id is made here, once, and no other sender
- * (here, or after a restart) shares it. The batch sender numbers its parts itself, under
- * an id of its own, on its one thread.
+ * ({@link RedisLink#runOnce}), and a batcher's parts (its sender thread takes
+ * {@link #next()} as it sends each). The sender's id is made here, once, and no other
+ * sender (here, or after a restart) shares it.
  *
  * <p>
  * <b>Concurrency.</b> Thread-safe. The monitor guards {@code last}, and {@link RedisLink}
@@ -40,6 +40,16 @@ public final class CallNumbers {
 				&& failure.getMessage().startsWith(REFUSAL);
 	}
 
+	/** The sender's id, which the scripts key its last number by. */
+	public String sender() {
+		return this.sender;
+	}
+
+	/** The next number; the caller sends the call carrying it before any later one. */
+	public synchronized long next() {
+		return ++this.last;
+	}
+
 	/**
 	 * How long Redis keeps a sender's last number: well past the last moment Lettuce may
 	 * send a call again (a call is given up, and cancelled, after the command timeout).
@@ -50,12 +60,13 @@ public final class CallNumbers {
 
 	/**
 	 * The arguments followed by the sender's id, the next number and the memory; called
-	 * under the monitor, by the thread that then hands the call to Lettuce.
+	 * under the monitor, by the thread that then hands the call to Lettuce before it
+	 * releases it.
 	 */
 	String[] numbered(String[] args, Duration commandTimeout) {
 		String[] numbered = Arrays.copyOf(args, args.length + 3);
 		numbered[args.length] = this.sender;
-		numbered[args.length + 1] = Long.toString(++this.last);
+		numbered[args.length + 1] = Long.toString(next());
 		numbered[args.length + 2] = Long.toString(memoryMillis(commandTimeout));
 		return numbered;
 	}
