@@ -11,6 +11,7 @@ import io.github.workqueue.core.internal.DefaultWorkQueue;
 import io.github.workqueue.core.metrics.MetricsProvider;
 import io.github.workqueue.core.ratelimit.RateLimiter;
 import io.github.workqueue.core.ratelimit.RateLimiters;
+import io.github.workqueue.core.trace.TraceCapture;
 
 /**
  * Builds queues of each layer. Defaults: no name (and so no metrics), the
@@ -36,6 +37,8 @@ public final class WorkQueueBuilder {
 	private int defaultPriority;
 
 	private @Nullable FairnessKeyExtractor<?> fairness;
+
+	private @Nullable TraceCapture traceCapture;
 
 	WorkQueueBuilder() {
 	}
@@ -119,13 +122,25 @@ public final class WorkQueueBuilder {
 	}
 
 	/**
+	 * Makes the queue keep each add's trace context for the processing it causes (see
+	 * {@link io.github.workqueue.core.trace.TracedQueue}); without it the queue reads and
+	 * keeps none.
+	 * @param traceCapture reads the adding thread's current context
+	 * @return this builder
+	 */
+	public WorkQueueBuilder traceCapture(TraceCapture traceCapture) {
+		this.traceCapture = Objects.requireNonNull(traceCapture, "traceCapture");
+		return this;
+	}
+
+	/**
 	 * Builds a plain FIFO queue.
 	 * @param <T> the item type
 	 * @return a new queue
 	 */
 	public <T> WorkQueue<T> build() {
 		return new DefaultWorkQueue<>(this.name, this.clock, this.metricsProvider, this.unfinishedWorkUpdatePeriod,
-				this.defaultPriority, fairness());
+				this.defaultPriority, fairness(), this.traceCapture);
 	}
 
 	/**
@@ -135,7 +150,7 @@ public final class WorkQueueBuilder {
 	 */
 	public <T> DelayingQueue<T> buildDelaying() {
 		return new DefaultDelayingQueue<>(this.name, this.clock, this.metricsProvider, this.unfinishedWorkUpdatePeriod,
-				this.defaultPriority, fairness());
+				this.defaultPriority, fairness(), this.traceCapture);
 	}
 
 	/**
@@ -161,7 +176,7 @@ public final class WorkQueueBuilder {
 	public <T> RateLimitingQueue<T> buildRateLimiting(RateLimiter<? super T> rateLimiter) {
 		Objects.requireNonNull(rateLimiter, "rateLimiter");
 		return new DefaultRateLimitingQueue<>(this.name, this.clock, this.metricsProvider,
-				this.unfinishedWorkUpdatePeriod, rateLimiter, this.defaultPriority, fairness());
+				this.unfinishedWorkUpdatePeriod, rateLimiter, this.defaultPriority, fairness(), this.traceCapture);
 	}
 
 	@SuppressWarnings("unchecked")

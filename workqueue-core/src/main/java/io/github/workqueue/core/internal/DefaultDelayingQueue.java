@@ -14,6 +14,7 @@ import io.github.workqueue.core.DelayingQueue;
 import io.github.workqueue.core.FairnessKeyExtractor;
 import io.github.workqueue.core.metrics.DropReason;
 import io.github.workqueue.core.metrics.MetricsProvider;
+import io.github.workqueue.core.trace.TraceCapture;
 
 /**
  * The delaying layer: an item added with a delay waits in a heap ordered by ready time
@@ -68,16 +69,24 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 	public DefaultDelayingQueue(String name, Clock clock, MetricsProvider metricsProvider,
 			Duration unfinishedWorkUpdatePeriod, int defaultPriority,
 			@Nullable FairnessKeyExtractor<? super T> fairness) {
-		super(name, clock, metricsProvider, unfinishedWorkUpdatePeriod, defaultPriority, fairness);
+		this(name, clock, metricsProvider, unfinishedWorkUpdatePeriod, defaultPriority, fairness, null);
+	}
+
+	public DefaultDelayingQueue(String name, Clock clock, MetricsProvider metricsProvider,
+			Duration unfinishedWorkUpdatePeriod, int defaultPriority,
+			@Nullable FairnessKeyExtractor<? super T> fairness, @Nullable TraceCapture traceCapture) {
+		super(name, clock, metricsProvider, unfinishedWorkUpdatePeriod, defaultPriority, fairness, traceCapture);
 	}
 
 	@Override
 	public void addAfter(T item, Duration delay) {
 		Objects.requireNonNull(item, "item");
 		long delayNanos = Nanos.of(delay);
+		String trace = traceOfAdd();
 		DelayTimer toStart;
 		synchronized (this.lock) {
 			toStart = addAfterLocked(item, delayNanos, this.defaultPriority);
+			traceLocked(item, trace);
 		}
 		start(toStart);
 	}

@@ -11,6 +11,7 @@ import io.github.workqueue.core.FairnessKeyExtractor;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.metrics.MetricsProvider;
 import io.github.workqueue.core.ratelimit.RateLimiter;
+import io.github.workqueue.core.trace.TraceCapture;
 
 /**
  * The rate-limiting layer: retries wait as long as the rate limiter says.
@@ -35,18 +36,26 @@ public class DefaultRateLimitingQueue<T> extends DefaultDelayingQueue<T> impleme
 	public DefaultRateLimitingQueue(String name, Clock clock, MetricsProvider metricsProvider,
 			Duration unfinishedWorkUpdatePeriod, RateLimiter<? super T> rateLimiter, int defaultPriority,
 			@Nullable FairnessKeyExtractor<? super T> fairness) {
-		super(name, clock, metricsProvider, unfinishedWorkUpdatePeriod, defaultPriority, fairness);
+		this(name, clock, metricsProvider, unfinishedWorkUpdatePeriod, rateLimiter, defaultPriority, fairness, null);
+	}
+
+	public DefaultRateLimitingQueue(String name, Clock clock, MetricsProvider metricsProvider,
+			Duration unfinishedWorkUpdatePeriod, RateLimiter<? super T> rateLimiter, int defaultPriority,
+			@Nullable FairnessKeyExtractor<? super T> fairness, @Nullable TraceCapture traceCapture) {
+		super(name, clock, metricsProvider, unfinishedWorkUpdatePeriod, defaultPriority, fairness, traceCapture);
 		this.rateLimiter = rateLimiter;
 	}
 
 	@Override
 	public Duration addRateLimited(T item) {
 		Objects.requireNonNull(item, "item");
+		String trace = traceOfAdd();
 		DelayTimer toStart;
 		Duration delay;
 		synchronized (this.lock) {
 			delay = this.rateLimiter.when(item);
 			toStart = addAfterLocked(item, Nanos.of(delay), this.defaultPriority);
+			traceLocked(item, trace);
 		}
 		start(toStart);
 		return delay;
@@ -63,11 +72,13 @@ public class DefaultRateLimitingQueue<T> extends DefaultDelayingQueue<T> impleme
 		Objects.requireNonNull(item, "item");
 		int priority = options.priorityOr(this.defaultPriority);
 		long delayNanos = Nanos.of(options.delay());
+		String trace = traceOfAdd();
 		if (delayNanos <= 0 && !options.isRateLimited()) {
 			int outcome;
 			synchronized (this.lock) {
 				promoteDueLocked();
 				outcome = addLocked(item, priority);
+				traceLocked(item, trace);
 			}
 			recordAdd(outcome);
 			return;
@@ -81,6 +92,7 @@ public class DefaultRateLimitingQueue<T> extends DefaultDelayingQueue<T> impleme
 				}
 			}
 			toStart = addAfterLocked(item, delayNanos, priority);
+			traceLocked(item, trace);
 		}
 		start(toStart);
 	}

@@ -12,6 +12,9 @@ import io.github.workqueue.core.PrioritizedItem;
 import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.WorkQueue;
 import io.github.workqueue.core.metrics.MetricsProvider;
+import io.github.workqueue.core.trace.AddTraces;
+import io.github.workqueue.core.trace.TraceCapture;
+import io.github.workqueue.core.trace.TracedQueue;
 
 /**
  * The FIFO layer: client-go's {@code Typed} queue. Its items' states, their lock and the
@@ -23,7 +26,7 @@ import io.github.workqueue.core.metrics.MetricsProvider;
  *
  * @param <T> the item type
  */
-public class DefaultWorkQueue<T> extends ItemStates<T> {
+public class DefaultWorkQueue<T> extends ItemStates<T> implements TracedQueue<T> {
 
 	private static final System.Logger logger = System.getLogger(WorkQueue.class.getName());
 
@@ -41,7 +44,13 @@ public class DefaultWorkQueue<T> extends ItemStates<T> {
 	public DefaultWorkQueue(String name, Clock clock, MetricsProvider metricsProvider,
 			Duration unfinishedWorkUpdatePeriod, int defaultPriority,
 			@Nullable FairnessKeyExtractor<? super T> fairness) {
-		super(name, clock, metricsProvider, defaultPriority, fairness);
+		this(name, clock, metricsProvider, unfinishedWorkUpdatePeriod, defaultPriority, fairness, null);
+	}
+
+	public DefaultWorkQueue(String name, Clock clock, MetricsProvider metricsProvider,
+			Duration unfinishedWorkUpdatePeriod, int defaultPriority,
+			@Nullable FairnessKeyExtractor<? super T> fairness, @Nullable TraceCapture traceCapture) {
+		super(name, clock, metricsProvider, defaultPriority, fairness, traceCapture);
 		this.unfinishedWork = new UnfinishedWorkGauges<>(this, this.processing, Nanos.of(unfinishedWorkUpdatePeriod));
 		if (this.metrics.enabled()) {
 			this.unfinishedWork.start();
@@ -117,6 +126,10 @@ public class DefaultWorkQueue<T> extends ItemStates<T> {
 			priority = entry.priority;
 			int state = entry.state();
 			entry.exchange((state & ~QueueEntry.DIRTY) | QueueEntry.PROCESSING);
+			if (this.traceCapture != null) {
+				entry.processingTraces = entry.traces;
+				entry.traces = null;
+			}
 			this.waits.processingStarted();
 			if (this.metrics.enabled()) {
 				queuedNanos = this.processing.started((TimedQueueEntry<T>) entry, this.clock.nanoTime());
@@ -127,6 +140,18 @@ public class DefaultWorkQueue<T> extends ItemStates<T> {
 			this.metrics.taken(queuedNanos);
 		}
 		return withPriority ? new PrioritizedItem<>(entry.item, priority) : entry.item;
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Read without the lock: the take that began the calling thread's processing wrote
+	 * them, under the lock, on this thread.
+	 */
+	@Override
+	public Optional<AddTraces> addTraces(T item) {
+		QueueEntry<T> entry = this.entries.get(item);
+		return (entry != null) ? Optional.ofNullable(entry.processingTraces) : Optional.empty();
 	}
 
 	@Override
@@ -147,6 +172,7 @@ public class DefaultWorkQueue<T> extends ItemStates<T> {
 				workNanos = this.processing.finished((TimedQueueEntry<T>) entry, this.clock.nanoTime());
 			}
 			int after = state & ~QueueEntry.PROCESSING;
+			entry.processingTraces = null;
 			if (after == 0) {
 				releaseLocked(entry);
 			}

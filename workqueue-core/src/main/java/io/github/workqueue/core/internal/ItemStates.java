@@ -14,6 +14,9 @@ import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.WorkQueue;
 import io.github.workqueue.core.metrics.DropReason;
 import io.github.workqueue.core.metrics.MetricsProvider;
+import io.github.workqueue.core.trace.AddTraces;
+import io.github.workqueue.core.trace.TraceCapture;
+import io.github.workqueue.core.trace.TraceCarry;
 
 /**
  * The items' states in the FIFO layer (client-go's {@code Typed} queue), with the lock
@@ -31,7 +34,7 @@ import io.github.workqueue.core.metrics.MetricsProvider;
  * <p>
  * <b>Concurrency.</b> One protocol, with metrics on or off: every change of state happens
  * under {@link #lock}, one per queue and shared with the layers built on this class, and
- * every read but three is made under it too. The exceptions:
+ * every read but four is made under it too. The exceptions:
  * <ul>
  * <li>A duplicate add is answered without the lock. It reads the item's entry state,
  * {@linkplain QueueEntry#confirm(int) confirms} it with a compare-and-set, then reads
@@ -46,12 +49,16 @@ import io.github.workqueue.core.metrics.MetricsProvider;
  * is read under the lock: a duplicate add can return while the add it duplicates is still
  * inside the lock.
  * <li>{@link #isShuttingDown()} reads the volatile flag.
+ * <li>A processing reads its item's {@link QueueEntry#processingTraces} (see there).
  * <li>The metrics' scan for the oldest ready item reads entry states and add times (see
  * {@link TimedQueueEntry}) without the lock; it changes nothing and reports a gauge.
  * </ul>
- * The take of an item is an atomic read-modify-write of its entry state, which reads any
- * confirmation made before it (see {@link QueueEntry}): what a thread wrote before an
- * add, deduplicated or not, happens-before the processing that the add caused or joined.
+ * An add that carries a trace context never takes the lock-free path: it keeps the
+ * context in the entry under the lock, so that the take, under the lock too, hands every
+ * context of the adds before it to the processing and none of those after it. The take of
+ * an item is an atomic read-modify-write of its entry state, which reads any confirmation
+ * made before it (see {@link QueueEntry}): what a thread wrote before an add,
+ * deduplicated or not, happens-before the processing that the add caused or joined.
  * Invariants, under the lock:
  * <ul>
  * <li>an entry is in {@link #ready} exactly when it is dirty and not processing, and at
@@ -100,6 +107,9 @@ abstract class ItemStates<T> implements WorkQueue<T> {
 
 	private final @Nullable FairnessKeyExtractor<? super T> fairness;
 
+	/** Reads each add's trace context; null: no tracing, nothing read or kept. */
+	final @Nullable TraceCapture traceCapture;
+
 	/** Guarded by {@code lock}: the waits on it and the counts they depend on. */
 	final QueueWaits waits = new QueueWaits(this.lock);
 
@@ -107,8 +117,9 @@ abstract class ItemStates<T> implements WorkQueue<T> {
 	volatile boolean shuttingDown;
 
 	ItemStates(String name, Clock clock, MetricsProvider metricsProvider, int defaultPriority,
-			@Nullable FairnessKeyExtractor<? super T> fairness) {
+			@Nullable FairnessKeyExtractor<? super T> fairness, @Nullable TraceCapture traceCapture) {
 		this.name = name;
+		this.traceCapture = traceCapture;
 		this.defaultPriority = defaultPriority;
 		this.fairness = fairness;
 		this.ready = new ReadyItems<>(defaultPriority, fairness != null, this::fairnessKeysOf);
@@ -124,7 +135,8 @@ abstract class ItemStates<T> implements WorkQueue<T> {
 	@Override
 	public void add(T item) {
 		Objects.requireNonNull(item, "item");
-		QueueEntry<T> seen = this.entries.get(item);
+		String trace = traceOfAdd();
+		QueueEntry<T> seen = (trace == null) ? this.entries.get(item) : null;
 		if (seen != null) {
 			int state = seen.state();
 			if ((state & (QueueEntry.DIRTY | QueueEntry.WAITING | QueueEntry.REMOVED)) == QueueEntry.DIRTY
@@ -136,8 +148,35 @@ abstract class ItemStates<T> implements WorkQueue<T> {
 		synchronized (this.lock) {
 			promoteDueLocked();
 			outcome = addLocked(item, this.defaultPriority);
+			traceLocked(item, trace);
 		}
 		recordAdd(outcome);
+	}
+
+	/**
+	 * Reads the trace context an add carries, before the lock.
+	 * @return the context, or null without tracing or without a current span
+	 */
+	final @Nullable String traceOfAdd() {
+		TraceCapture capture = this.traceCapture;
+		return (capture != null) ? TraceCarry.ofAdd(capture) : null;
+	}
+
+	/**
+	 * Keeps an add's trace context for the item's next processing, after the add itself
+	 * and under the same lock; nothing if the add carried none or was dropped (an add
+	 * that is not dropped leaves the item an entry).
+	 * @param item the item added
+	 * @param trace the add's context, or null
+	 */
+	final void traceLocked(T item, @Nullable String trace) {
+		if (trace == null || this.shuttingDown) {
+			return;
+		}
+		QueueEntry<T> entry = this.entries.get(item);
+		if (entry != null) {
+			entry.traces = AddTraces.plus(entry.traces, trace);
+		}
 	}
 
 	/**
@@ -243,6 +282,8 @@ abstract class ItemStates<T> implements WorkQueue<T> {
 		if (after == state) {
 			return false;
 		}
+		// The removed adds cause no processing: their traces go with them.
+		entry.traces = null;
 		if (after == 0) {
 			releaseLocked(entry);
 		}
