@@ -18,6 +18,7 @@ import io.github.workqueue.core.FailedAttempts;
 import io.github.workqueue.core.LeasedQueue;
 import io.github.workqueue.core.LeasingAhead;
 import io.github.workqueue.core.RateLimitingQueue;
+import io.github.workqueue.core.trace.TracedQueue;
 
 /**
  * A rate-limiting queue whose state lives in Redis and is shared by every instance that
@@ -96,8 +97,8 @@ import io.github.workqueue.core.RateLimitingQueue;
  *
  * @param <T> the type of the items
  */
-public interface RedisQueue<T>
-		extends RateLimitingQueue<T>, FailedAttempts<T>, LeasedQueue<T>, DeferredDone<T>, LeasingAhead, DeadLetters<T> {
+public interface RedisQueue<T> extends RateLimitingQueue<T>, FailedAttempts<T>, LeasedQueue<T>, DeferredDone<T>,
+		LeasingAhead, DeadLetters<T>, TracedQueue<T> {
 
 	/**
 	 * Starts building a queue.

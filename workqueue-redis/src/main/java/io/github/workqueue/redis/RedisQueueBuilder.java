@@ -12,6 +12,7 @@ import io.github.workqueue.core.FairnessKeyExtractor;
 import io.github.workqueue.core.metrics.MetricsProvider;
 import io.github.workqueue.core.ratelimit.RateLimiter;
 import io.github.workqueue.core.ratelimit.RateLimiters;
+import io.github.workqueue.core.trace.TraceCapture;
 import io.github.workqueue.redis.internal.DefaultRedisQueue;
 import io.github.workqueue.redis.internal.RedisQueueMetrics;
 import io.github.workqueue.redis.internal.RedisQueueSettings;
@@ -61,6 +62,8 @@ public final class RedisQueueBuilder {
 	private int replicasAck;
 
 	private Duration replicasAckTimeout = DEFAULT_REPLICAS_ACK_TIMEOUT;
+
+	private @Nullable TraceCapture traceCapture;
 
 	private RateLimiter<?> rateLimiter = RateLimiters.controllerDefault(Clock.system());
 
@@ -330,6 +333,19 @@ public final class RedisQueueBuilder {
 	}
 
 	/**
+	 * Makes the queue keep each add's trace context beside its item, for the processing
+	 * it causes on whichever instance takes it (see
+	 * {@link io.github.workqueue.core.trace.TracedQueue}); without it the queue reads and
+	 * stores none, and sends Redis the same commands as before.
+	 * @param traceCapture reads the adding thread's current context
+	 * @return this builder
+	 */
+	public RedisQueueBuilder traceCapture(TraceCapture traceCapture) {
+		this.traceCapture = Objects.requireNonNull(traceCapture, "traceCapture");
+		return this;
+	}
+
+	/**
 	 * Builds the queue and starts renewing its leases.
 	 * @param <T> the type of the items
 	 * @param codec how items are stored
@@ -347,7 +363,7 @@ public final class RedisQueueBuilder {
 				(RateLimiter<? super T>) this.rateLimiter, this.redisTimeMicros, longestBlock, this.prefetch,
 				this.adaptivePrefetch, this.maxAsyncAdds, metrics, this.defaultPriority,
 				(FairnessKeyExtractor<? super T>) this.fairness, this.lateDoneListener, this.replicasAck,
-				this.replicasAckTimeout));
+				this.replicasAckTimeout, this.traceCapture));
 	}
 
 	private static String defaultHolder() {

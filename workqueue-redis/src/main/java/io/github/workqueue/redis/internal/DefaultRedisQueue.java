@@ -15,6 +15,7 @@ import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.PrioritizedItem;
 import io.github.workqueue.core.internal.Nanos;
 import io.github.workqueue.core.ratelimit.RateLimiter;
+import io.github.workqueue.core.trace.AddTraces;
 import io.github.workqueue.redis.DoneResult;
 import io.github.workqueue.redis.InFlightItem;
 import io.github.workqueue.redis.Lease;
@@ -273,6 +274,19 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 	@Override
 	public Optional<Lease> lease(T item) {
 		return Optional.ofNullable(this.parts.held.findFor(item, Thread.currentThread()));
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * They came with the lease, from the shard's {@code traces} hash, whichever instance
+	 * made the adds. A lease that expired and was granted again comes without them: its
+	 * first grant took them.
+	 */
+	@Override
+	public Optional<AddTraces> addTraces(T item) {
+		HeldLease lease = this.parts.held.findFor(item, Thread.currentThread());
+		return (lease != null) ? Optional.ofNullable(lease.traces) : Optional.empty();
 	}
 
 	@Override

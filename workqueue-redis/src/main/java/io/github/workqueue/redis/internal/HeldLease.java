@@ -4,8 +4,11 @@ import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
+import io.github.workqueue.core.trace.AddTraces;
+
 import io.github.workqueue.redis.DoneResult;
 import io.github.workqueue.redis.Lease;
+import org.jspecify.annotations.Nullable;
 
 import io.github.workqueue.redis.internal.batch.Renewable;
 
@@ -28,6 +31,9 @@ final class HeldLease implements Lease, Renewable {
 	final String encoded;
 
 	final long token;
+
+	/** The trace contexts of the adds the processing serves, or null for none. */
+	final @Nullable AddTraces traces;
 
 	/** When the item was taken, for the work duration. */
 	final long takenNanos;
@@ -57,10 +63,12 @@ final class HeldLease implements Lease, Renewable {
 	 * @param confirmedNanos when the grant (or the last renewal, for a lease taken ahead)
 	 * was sent
 	 * @param takenNanos when the thread took the item
+	 * @param traces the trace contexts of the adds the processing serves, or null
 	 */
 	HeldLease(Object grantor, Object item, String encoded, long token, long deadlineMicros, long confirmedNanos,
-			long takenNanos, Thread taker, long leaseNanos) {
+			long takenNanos, Thread taker, long leaseNanos, @Nullable AddTraces traces) {
 		this.grantor = grantor;
+		this.traces = traces;
 		this.item = item;
 		this.encoded = encoded;
 		this.token = token;

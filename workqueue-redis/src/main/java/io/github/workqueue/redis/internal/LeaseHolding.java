@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 
 import io.github.workqueue.core.PrioritizedItem;
 import io.github.workqueue.core.internal.Nanos;
+import io.github.workqueue.core.trace.AddTraces;
 import io.github.workqueue.redis.DoneResult;
 import io.github.workqueue.redis.ItemCodec;
 import io.github.workqueue.redis.Lease;
@@ -136,7 +137,8 @@ final class LeaseHolding<T> {
 			return Optional.empty();
 		}
 		HeldLease lease = new HeldLease(this.grantor, item, encoded, token, grant.deadlineMicros(), grant.sentNanos(),
-				System.nanoTime(), Thread.currentThread(), this.leaseDuration.toNanos());
+				System.nanoTime(), Thread.currentThread(), this.leaseDuration.toNanos(),
+				AddTraces.decode(grant.traces()));
 		this.held.add(item, lease);
 		if (this.shutdown.isShuttingDown()) {
 			// shutDown may have released the leases before this one was recorded: give it

@@ -16,6 +16,8 @@ import java.util.function.Supplier;
 import io.github.workqueue.core.AddOptions;
 import io.github.workqueue.core.FairnessKeyExtractor;
 import io.github.workqueue.core.internal.AddAllItems;
+import io.github.workqueue.core.trace.TraceCapture;
+import io.github.workqueue.core.trace.TraceCarry;
 import io.github.workqueue.redis.ItemCodec;
 import io.github.workqueue.redis.RedisQueue;
 import org.jspecify.annotations.Nullable;
@@ -66,6 +68,9 @@ final class RedisAdds<T> {
 
 	private final BooleanSupplier shuttingDown;
 
+	/** Reads each add's trace context; null: no tracing, nothing read or stored. */
+	private final @Nullable TraceCapture traceCapture;
+
 	/** The threads that run the scripted adds whose callers do not wait. */
 	private final Executor helpers;
 
@@ -81,7 +86,7 @@ final class RedisAdds<T> {
 	static final int SCRIPTED_IN_FLIGHT = 16;
 
 	record Setup<T>(String name, ItemCodec<T> codec, @Nullable RedisQueueMetrics metrics, int defaultPriority,
-			@Nullable FairnessKeyExtractor<? super T> fairness) {
+			@Nullable FairnessKeyExtractor<? super T> fairness, @Nullable TraceCapture traceCapture) {
 	}
 
 	/**
@@ -94,6 +99,7 @@ final class RedisAdds<T> {
 		this.metrics = setup.metrics();
 		this.defaultPriority = setup.defaultPriority();
 		this.fairness = setup.fairness();
+		this.traceCapture = setup.traceCapture();
 		this.plain = this.defaultPriority == 0 && this.fairness == null;
 		this.batcher = batcher;
 		this.scripted = scripted;
@@ -120,10 +126,11 @@ final class RedisAdds<T> {
 	/** Adds the items at the priority together, in the next batches. */
 	private void addAllNow(List<T> items, int priority) {
 		List<BatchRequest.Add> requests = new ArrayList<>(items.size());
+		String trace = traceOfAdd();
 		for (T item : items) {
 			String encoded = encode(item);
 			if (!droppedAfterShutdown(item)) {
-				requests.add(this.batcher.request(encoded, priority, fairnessJson(item)));
+				requests.add(this.batcher.request(encoded, priority, fairnessJson(item), trace));
 			}
 		}
 		if (!requests.isEmpty()) {
@@ -144,10 +151,11 @@ final class RedisAdds<T> {
 		if (droppedAfterShutdown(item)) {
 			return Duration.ZERO;
 		}
+		String trace = traceOfAdd();
 		long delayMicros = delayMicros(options.delay());
 		int priority = options.priorityOr(this.defaultPriority);
 		if (delayMicros == 0 && !options.isRateLimited()) {
-			boolean made = this.batcher.add(this.batcher.request(encoded, priority, fairnessJson(item)));
+			boolean made = this.batcher.add(this.batcher.request(encoded, priority, fairnessJson(item), trace));
 			if (made && this.metrics != null) {
 				this.metrics.added();
 			}
@@ -157,7 +165,7 @@ final class RedisAdds<T> {
 			this.metrics.retried();
 		}
 		List<Long> made = this.scripted.addWith(encoded, priority, fairnessJson(item), delayMicros,
-				options.isRateLimited());
+				options.isRateLimited(), trace);
 		if (made.get(0) == 1 && made.get(1) <= 0 && this.metrics != null) {
 			this.metrics.added();
 		}
@@ -175,11 +183,12 @@ final class RedisAdds<T> {
 			return CompletableFuture.completedFuture(null);
 		}
 		if (delayMicros(options.delay()) > 0 || options.isRateLimited()) {
-			return scriptedAsync(() -> add(item, options)).thenApply((delay) -> null);
+			String trace = traceOfAdd();
+			return scriptedAsync(() -> withTrace(trace, () -> add(item, options))).thenApply((delay) -> null);
 		}
 		int priority = options.priorityOr(this.defaultPriority);
 		RedisQueueMetrics counted = this.metrics;
-		return this.batcher.addAsync(encoded, priority, fairnessJson(item)).thenApply((made) -> {
+		return this.batcher.addAsync(encoded, priority, fairnessJson(item), traceOfAdd()).thenApply((made) -> {
 			if (made && counted != null) {
 				counted.added();
 			}
@@ -191,16 +200,18 @@ final class RedisAdds<T> {
 	CompletionStage<Void> addAfterAsync(T item, Duration delay) {
 		Objects.requireNonNull(item, "item");
 		Objects.requireNonNull(delay, "delay");
-		return scriptedAsync(() -> {
+		String trace = traceOfAdd();
+		return scriptedAsync(() -> withTrace(trace, () -> {
 			addAfter(item, delay);
 			return null;
-		});
+		}));
 	}
 
 	/** See {@link RedisQueue#addRateLimitedAsync}. */
 	CompletionStage<Duration> addRateLimitedAsync(T item) {
 		Objects.requireNonNull(item, "item");
-		return scriptedAsync(() -> addRateLimited(item));
+		String trace = traceOfAdd();
+		return scriptedAsync(() -> withTrace(trace, () -> addRateLimited(item)));
 	}
 
 	/** Runs a scripted add on a helper thread, once the room has space for it. */
@@ -236,7 +247,7 @@ final class RedisAdds<T> {
 			add(item, AddOptions.defaults());
 			return;
 		}
-		this.scripted.addAfter(encoded, micros);
+		this.scripted.addAfter(encoded, micros, traceOfAdd());
 	}
 
 	/** See {@link RedisQueue#addRateLimited}. */
@@ -251,7 +262,23 @@ final class RedisAdds<T> {
 		if (this.metrics != null) {
 			this.metrics.retried();
 		}
-		return this.scripted.addRateLimited(encoded);
+		return this.scripted.addRateLimited(encoded, traceOfAdd());
+	}
+
+	/**
+	 * The trace context an add carries, read on the adding thread.
+	 * @return the context, or null without tracing or without a current span
+	 */
+	private @Nullable String traceOfAdd() {
+		TraceCapture capture = this.traceCapture;
+		return (capture != null) ? TraceCarry.ofAdd(capture) : null;
+	}
+
+	/**
+	 * Runs an add on a helper thread with the context read on the caller's thread.
+	 */
+	private static <R> R withTrace(@Nullable String trace, Supplier<R> add) {
+		return (trace != null) ? TraceCarry.carrying(trace, add) : add.get();
 	}
 
 	/** The item's fairness keys, as the extractor gives them. */

@@ -122,7 +122,8 @@ final class RedisQueueParts<T> {
 		this.shutdown = new InstanceShutdown<>(this.name, this.batcher, this.held, this.heartbeats,
 				new LeaseReturns(this.name, this.link, this.shards, this::now), this.outage, this::stopRenewals);
 		this.adds = new RedisAdds<>(
-				new RedisAdds.Setup<>(this.name, this.codec, metrics, this.defaultPriority, settings.fairness()),
+				new RedisAdds.Setup<>(this.name, this.codec, metrics, this.defaultPriority, settings.fairness(),
+						settings.traceCapture()),
 				this.batcher,
 				new ScriptedAdds(this.name, this.link, this.shards, this.batcher, this.failures, this.ack, this::now),
 				this.shutdown::isShuttingDown, this.link.helpers());

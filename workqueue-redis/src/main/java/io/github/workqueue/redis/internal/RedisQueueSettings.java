@@ -6,6 +6,7 @@ import java.util.function.LongSupplier;
 
 import io.github.workqueue.core.FairnessKeyExtractor;
 import io.github.workqueue.core.ratelimit.RateLimiter;
+import io.github.workqueue.core.trace.TraceCapture;
 import io.github.workqueue.redis.ItemCodec;
 import io.github.workqueue.redis.LateDoneOutcome;
 import org.jspecify.annotations.Nullable;
@@ -43,5 +44,5 @@ public record RedisQueueSettings<T>(String name, String prefix, int shards, Redi
 		@Nullable LongSupplier redisTimeMicros, Duration longestBlock, int prefetch, boolean adaptivePrefetch,
 		int asyncAdds, @Nullable RedisQueueMetrics metrics, int defaultPriority,
 		@Nullable FairnessKeyExtractor<? super T> fairness, Consumer<? super LateDoneOutcome> lateDoneListener,
-		int replicasAck, Duration replicasAckTimeout) {
+		int replicasAck, Duration replicasAckTimeout, @Nullable TraceCapture traceCapture) {
 }

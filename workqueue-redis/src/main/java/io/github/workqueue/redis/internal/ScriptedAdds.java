@@ -10,6 +10,7 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
+import org.jspecify.annotations.Nullable;
 
 import io.github.workqueue.redis.internal.link.CallNumbers;
 import io.github.workqueue.redis.internal.link.RedisLink;
@@ -66,18 +67,26 @@ final class ScriptedAdds {
 		this.now = now;
 	}
 
-	/** Adds an item after a delay (in microseconds, more than 0). */
-	void addAfter(String encoded, long delayMicros) {
+	/**
+	 * Adds an item after a delay (in microseconds, more than 0).
+	 * @param trace the trace context the add carries, or null
+	 */
+	void addAfter(String encoded, long delayMicros, @Nullable String trace) {
 		this.batcher.awaitDonesAsked();
-		unconfirmedIfUnanswered(encoded, () -> this.link.runOnce(this.numbers, Script.ADD_AFTER,
-				ScriptOutputType.INTEGER, keysOf(encoded), this.now.get(), encoded, Long.toString(delayMicros)));
+		unconfirmedIfUnanswered(encoded,
+				() -> this.link.runOnce(this.numbers, Script.ADD_AFTER, ScriptOutputType.INTEGER, keysOf(encoded),
+						this.now.get(), encoded, Long.toString(delayMicros), orEmpty(trace)));
 		awaitReplicas("addAfter", encoded);
 	}
 
-	/** Adds an item after the shared limiter's delay; returns the delay. */
-	Duration addRateLimited(String encoded) {
+	/**
+	 * Adds an item after the shared limiter's delay; returns the delay.
+	 * @param trace the trace context the add carries, or null
+	 */
+	Duration addRateLimited(String encoded, @Nullable String trace) {
 		this.batcher.awaitDonesAsked();
-		Duration delay = unconfirmedIfUnanswered(encoded, () -> this.failures.addRateLimited(encoded, this.numbers));
+		Duration delay = unconfirmedIfUnanswered(encoded,
+				() -> this.failures.addRateLimited(encoded, this.numbers, orEmpty(trace)));
 		awaitReplicas("addRateLimited", encoded);
 		return delay;
 	}
@@ -86,14 +95,16 @@ final class ScriptedAdds {
 	 * Adds an item with a priority and fairness keys, after a delay or the limiter's.
 	 * @return whether the add made the item dirty now, and the delay in microseconds (0
 	 * or less for none)
+	 * @param trace the trace context the add carries, or null
 	 */
-	List<Long> addWith(String encoded, int priority, String keys, long delayMicros, boolean rateLimited) {
+	List<Long> addWith(String encoded, int priority, String keys, long delayMicros, boolean rateLimited,
+			@Nullable String trace) {
 		this.batcher.awaitDonesAsked();
 		String reserved = rateLimited ? this.failures.reservedBuckets() : "";
 		List<Long> made = unconfirmedIfUnanswered(encoded,
 				() -> this.link.runOnce(this.numbers, Script.ADD_WITH, ScriptOutputType.MULTI, keysOf(encoded),
 						this.now.get(), encoded, Integer.toString(priority), keys, Long.toString(delayMicros),
-						rateLimited ? this.failures.limiterJson() : "", reserved));
+						rateLimited ? this.failures.limiterJson() : "", reserved, orEmpty(trace)));
 		awaitReplicas("add", encoded);
 		return made;
 	}
@@ -129,6 +140,11 @@ final class ScriptedAdds {
 		catch (RedisException ex) {
 			throw new UnconfirmedAddException(this.name, encoded, "no answer from Redis (" + ex.getMessage() + ")", ex);
 		}
+	}
+
+	/** A trace context as the scripts take it: empty for none. */
+	private static String orEmpty(@Nullable String trace) {
+		return (trace != null) ? trace : "";
 	}
 
 	private String[] keysOf(String encoded) {

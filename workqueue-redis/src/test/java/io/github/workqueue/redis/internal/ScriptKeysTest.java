@@ -63,7 +63,7 @@ class ScriptKeysTest {
 
 	private void addAfterAMinute(QueueKeys keys, String item) {
 		this.link.runOnce(this.numbers, Script.ADD_AFTER, ScriptOutputType.INTEGER, keys.scriptKeys(), "", item,
-				"60000000");
+				"60000000", "");
 	}
 
 }

@@ -93,6 +93,9 @@ public abstract class BatchRequest {
 		/** The item's fairness keys as JSON, or empty. */
 		final String keys;
 
+		/** The trace context the add carries, or null for none. */
+		final @Nullable String trace;
+
 		/**
 		 * The calling thread's done without waiting, for the same shard, that this add
 		 * must follow; set before the add is queued, under the batch state's monitor.
@@ -110,24 +113,26 @@ public abstract class BatchRequest {
 		final @Nullable CompletableFuture<Boolean> async;
 
 		Add(int shard, String encoded) {
-			this(shard, encoded, null, "", null);
+			this(shard, encoded, null, "", null, null);
 		}
 
 		Add(int shard, String encoded, @Nullable String priority, String keys) {
-			this(shard, encoded, priority, keys, null);
+			this(shard, encoded, priority, keys, null, null);
 		}
 
 		/**
 		 * @param priority the add's priority, or null for a plain add
 		 * @param keys the item's fairness keys as JSON, or empty
+		 * @param trace the trace context the add carries, or null
 		 * @param async the caller's outcome if it does not wait, or null
 		 */
-		Add(int shard, String encoded, @Nullable String priority, String keys,
+		Add(int shard, String encoded, @Nullable String priority, String keys, @Nullable String trace,
 				@Nullable CompletableFuture<Boolean> async) {
 			this.shard = shard;
 			this.encoded = encoded;
 			this.priority = priority;
 			this.keys = keys;
+			this.trace = trace;
 			this.async = async;
 		}
 

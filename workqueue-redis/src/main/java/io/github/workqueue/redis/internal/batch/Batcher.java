@@ -145,7 +145,7 @@ public final class Batcher {
 	 * @throws RedisException if the batch failed or no answer came in time
 	 */
 	public boolean add(String encoded) {
-		return add(request(encoded, 0, ""));
+		return add(request(encoded, 0, "", null));
 	}
 
 	/**
@@ -173,12 +173,13 @@ public final class Batcher {
 	 * (back-pressure).
 	 * @param priority the add's priority
 	 * @param keys the item's fairness keys as JSON, or empty
+	 * @param trace the trace context the add carries, or null
 	 * @return whether the add made the item dirty, completed off the sender thread; or
 	 * the add's failure: an {@link UnconfirmedAddException} if no answer came within
 	 * {@link RedisLink#requestBoundNanos()}
 	 */
-	public CompletableFuture<Boolean> addAsync(String encoded, int priority, String keys) {
-		BatchRequest.Add request = request(encoded, priority, keys, new CompletableFuture<>());
+	public CompletableFuture<Boolean> addAsync(String encoded, int priority, String keys, @Nullable String trace) {
+		BatchRequest.Add request = request(encoded, priority, keys, trace, new CompletableFuture<>());
 		CompletableFuture<Boolean> outcome = request.async;
 		Semaphore room = this.asyncRoom.get(request.shard);
 		room.acquireUninterruptibly();
@@ -217,16 +218,17 @@ public final class Batcher {
 	 * without fairness keys, whatever named it.
 	 * @param priority the add's priority
 	 * @param keys the item's fairness keys as JSON, or empty
+	 * @param trace the trace context the add carries, or null
 	 */
-	public BatchRequest.Add request(String encoded, int priority, String keys) {
-		return request(encoded, priority, keys, null);
+	public BatchRequest.Add request(String encoded, int priority, String keys, @Nullable String trace) {
+		return request(encoded, priority, keys, trace, null);
 	}
 
-	private BatchRequest.Add request(String encoded, int priority, String keys,
+	private BatchRequest.Add request(String encoded, int priority, String keys, @Nullable String trace,
 			@Nullable CompletableFuture<Boolean> async) {
 		boolean plain = priority == 0 && keys.isEmpty();
 		return new BatchRequest.Add(this.shards.of(encoded), encoded, plain ? null : Integer.toString(priority),
-				plain ? "" : keys, async);
+				plain ? "" : keys, trace, async);
 	}
 
 	private UnconfirmedAddException unanswered(String encoded, long boundNanos) {

@@ -77,7 +77,7 @@ public final class BufferedGrant implements Renewable {
 		Grant taken = this.grant;
 		long buffered = (now - this.bufferedNanos) / 1000;
 		return new Grant(taken.shard(), taken.encoded(), taken.token(), this.deadlineMicros,
-				taken.queuedMicros() + buffered, taken.priority(), this.confirmedNanos);
+				taken.queuedMicros() + buffered, taken.priority(), this.confirmedNanos, taken.traces());
 	}
 
 }

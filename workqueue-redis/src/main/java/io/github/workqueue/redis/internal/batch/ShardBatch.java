@@ -40,7 +40,8 @@ record ShardBatch(int shard, List<BatchRequest.Add> adds, List<BatchRequest.Done
 	 * The script's ARGV: now, the fixed arguments (holder, lease, most expiries, ended
 	 * lease memory, the sender's id), the part's number, the counts of plain adds, dones
 	 * and leases wanted, the plain adds' items, the dones' item and token pairs, then the
-	 * count of adds with options and their item, priority and fairness keys triples.
+	 * count of adds with options and their item, priority and fairness keys triples, and,
+	 * only if some add carries a trace context, their count and item and context pairs.
 	 * @param number the part's number: its sender's parts to a shard go in increasing
 	 * numbers, and the script refuses one whose number is not above the last it ran
 	 * ({@link CallNumbers#isRepeatRefusal})
@@ -48,7 +49,9 @@ record ShardBatch(int shard, List<BatchRequest.Add> adds, List<BatchRequest.Done
 	String[] args(String now, String[] fixed, long number) {
 		int plain = (int) this.adds.stream().filter(BatchRequest.Add::isPlain).count();
 		int withOptions = this.adds.size() - plain;
-		String[] args = new String[11 + plain + 2 * this.dones.size() + 3 * withOptions];
+		int traced = (int) this.adds.stream().filter((add) -> add.trace != null).count();
+		String[] args = new String[11 + plain + 2 * this.dones.size() + 3 * withOptions
+				+ ((traced > 0) ? 1 + 2 * traced : 0)];
 		args[0] = now;
 		System.arraycopy(fixed, 0, args, 1, FIXED_ARGS);
 		args[6] = Long.toString(number);
@@ -69,6 +72,15 @@ record ShardBatch(int shard, List<BatchRequest.Add> adds, List<BatchRequest.Done
 			args[i++] = add.priority;
 			args[i++] = add.keys;
 		}
+		if (traced > 0) {
+			args[i++] = Integer.toString(traced);
+			for (BatchRequest.Add add : this.adds) {
+				if (add.trace != null) {
+					args[i++] = add.encoded;
+					args[i++] = add.trace;
+				}
+			}
+		}
 		return args;
 	}
 
@@ -78,7 +90,8 @@ record ShardBatch(int shard, List<BatchRequest.Add> adds, List<BatchRequest.Done
 	 * deadline (-1 for none; set only when fewer leases were granted than wanted), one
 	 * result per add (1 made dirty) and per done (1 accepted), in the order of
 	 * {@link #args}, then per lease granted its item, token, deadline, microseconds
-	 * queued and priority.
+	 * queued and priority, and last, only when a granted item had trace contexts, the
+	 * list of the leases' stored contexts ({@code ''} for none).
 	 * @param sentNanos when the part was sent, which the leases' liveness counts from
 	 * @param shortOf how far the replicas fell short of confirming the part's writes, or
 	 * {@code null}: then each add, and each accepted done, fails with its exception
@@ -93,11 +106,14 @@ record ShardBatch(int shard, List<BatchRequest.Add> adds, List<BatchRequest.Done
 			boolean accepted = (Long) reply.get(index++) == 1;
 			done.complete(accepted, (shortOf != null && accepted) ? shortOf.unreplicated("done", done.encoded) : null);
 		}
-		List<Grant> grants = new ArrayList<>(Math.max(0, (reply.size() - index) / 5));
-		for (; index + 4 < reply.size(); index += 5) {
+		int granted = (reply.size() - index) / 5;
+		List<?> traces = ((reply.size() - index) % 5 == 1) ? (List<?>) reply.get(reply.size() - 1) : null;
+		List<Grant> grants = new ArrayList<>(granted);
+		for (int g = 0; g < granted; g++, index += 5) {
+			String stored = (traces != null) ? (String) traces.get(g) : null;
 			grants.add(new Grant(this.shard, (String) reply.get(index), (Long) reply.get(index + 1),
 					(Long) reply.get(index + 2), (Long) reply.get(index + 3), ((Long) reply.get(index + 4)).intValue(),
-					sentNanos));
+					sentNanos, (stored == null || stored.isEmpty()) ? null : stored));
 		}
 		return new Answer((Long) reply.get(0), grants);
 	}

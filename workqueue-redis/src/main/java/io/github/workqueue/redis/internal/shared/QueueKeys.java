@@ -4,13 +4,13 @@ package io.github.workqueue.redis.internal.shared;
  * The keys of one queue shard, all under one hash tag (see {@link Shards}) so that they
  * share a Redis Cluster slot; their order is the one {@code includes/state.lua} declares.
  * A script is given the first only ({@link #scriptKeys()}), and names the others after it
- * the same way: sending one key instead of fourteen saves encoding them on every call.
+ * the same way: sending one key instead of fifteen saves encoding them on every call.
  * Immutable.
  */
 public final class QueueKeys {
 
 	private static final String[] SUFFIXES = { "queue", "dirty-since", "inflight", "leases", "waiting", "order",
-			"failures", "expiries", "parked", "buckets", "wake", "counters", "ended", "ended-before" };
+			"failures", "expiries", "parked", "buckets", "wake", "counters", "ended", "ended-before", "traces" };
 
 	private final String[] keys;
 

@@ -37,11 +37,12 @@ public final class SharedFailures {
 	/**
 	 * Counts a failure and waits the limiter's delay, as addAfter, at most once (see
 	 * {@link RedisLink#runOnce}); returns the delay.
+	 * @param trace the trace context the add carries, empty for none
 	 */
-	public Duration addRateLimited(String encoded, CallNumbers numbers) {
+	public Duration addRateLimited(String encoded, CallNumbers numbers, String trace) {
 		String reserved = reservedBuckets();
 		Long micros = this.link.runOnce(numbers, Script.ADD_RATE_LIMITED, ScriptOutputType.INTEGER, keysOf(encoded),
-				this.now.get(), encoded, this.limiter.json(), reserved);
+				this.now.get(), encoded, this.limiter.json(), reserved, trace);
 		return Duration.ofNanos(micros * 1000);
 	}
 

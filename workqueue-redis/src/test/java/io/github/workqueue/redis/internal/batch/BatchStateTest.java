@@ -66,7 +66,7 @@ class BatchStateTest {
 			Thread.sleep(5);
 			// A reply buffers a lease queued for 0 µs while the taker waits for the
 			// monitor.
-			Grant queuedForNothing = new Grant(0, "item", 1, Long.MAX_VALUE, 0, 0, System.nanoTime());
+			Grant queuedForNothing = new Grant(0, "item", 1, Long.MAX_VALUE, 0, 0, System.nanoTime(), null);
 			assertThat(state.serve(List.of(queuedForNothing), new ArrayList<>())).as("kept in the buffer").isEmpty();
 		}
 		taker.join();

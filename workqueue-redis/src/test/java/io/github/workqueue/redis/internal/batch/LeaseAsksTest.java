@@ -18,7 +18,7 @@ class LeaseAsksTest {
 		this.asks.waitFor(served, 0);
 		this.asks.waitFor(waiting, 0);
 		cancelled.cancel();
-		served.claim(new Grant(0, "item", 1, 0, 0, 0, 0));
+		served.claim(new Grant(0, "item", 1, 0, 0, 0, 0, null));
 
 		assertThat(this.asks.any()).isTrue();
 		assertThat(this.asks.count()).isEqualTo(1);

@@ -54,19 +54,19 @@ class TakerTest {
 		Taker taker = taking.join();
 		taker.tried();
 		await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> !waited.isDone());
-		Grant grant = new Grant(0, "a", 1, 0, 0, 0, System.nanoTime());
+		Grant grant = new Grant(0, "a", 1, 0, 0, 0, System.nanoTime(), null);
 		assertThat(taker.claim(grant)).isTrue();
 		taker.wake();
 		assertThat(waited).as("served").succeedsWithin(Duration.ofSeconds(10));
 		assertThat(taker.grant).isSameAs(grant);
-		assertThat(taker.claim(new Grant(0, "b", 2, 0, 0, 0, System.nanoTime()))).as("served once").isFalse();
+		assertThat(taker.claim(new Grant(0, "b", 2, 0, 0, 0, System.nanoTime(), null))).as("served once").isFalse();
 		assertThat(taker.grant).isSameAs(grant);
 	}
 
 	@Test
 	void aTakeClaimedAsItsTimeoutEndsShouldEndWithTheGrant() throws Exception {
 		Taker taker = new Taker();
-		Grant grant = new Grant(0, "a", 1, 0, 0, 0, System.nanoTime());
+		Grant grant = new Grant(0, "a", 1, 0, 0, 0, System.nanoTime(), null);
 		assertThat(taker.claim(grant)).isTrue();
 		// Never woken: the claim alone ends the wait, as a timeout that ends it would.
 		taker.await(MINUTE, MINUTE);

@@ -1,8 +1,10 @@
 --@include delays
 --@include limiters
 --@include once
+--@include traces
 -- ARGV: now, item, priority, fairness keys (JSON array, or empty for none), delay in microseconds,
--- limiter (JSON, or empty when not rate-limited), and the buckets' delays as in addRateLimited.lua.
+-- limiter (JSON, or empty when not rate-limited), the buckets' delays as in addRateLimited.lua, and
+-- the add's trace context ('' for none).
 -- An add with options (controller-runtime's AddWithOpts): the item's priority is raised (a new
 -- item takes the add's), then it is added now or after the delay; when rate-limited, after the
 -- shorter of the delay and the limiter's. Returns {1 if the add made the item dirty or waiting
@@ -27,5 +29,6 @@ if ARGV[6] ~= '' then
   end
 end
 local made = addAfter(item, delay)
+appendTrace(item, ARGV[8])
 endScript()
 return { made, delay }

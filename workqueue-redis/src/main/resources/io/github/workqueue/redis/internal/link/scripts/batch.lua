@@ -1,6 +1,7 @@
 --@include delays
 --@include leases
 --@include once
+--@include traces
 -- One round trip for what an instance's threads asked meanwhile, in this order: adds, dones,
 -- then leases for its idle getters (so an item added here can go straight to a getter here).
 -- Each step reads and writes all its items with one command per key (HMGET, HSET, ZADD... with
@@ -11,16 +12,20 @@
 -- (one per batcher, never reused), the part's number (increasing in the order the sender sends
 -- its parts to this shard), number of adds A, number of dones D, number of leases wanted G, then
 -- A items, then D (item, token) pairs, then the number of adds with a priority P and P (item,
--- priority, fairness keys as JSON or empty) triples.
+-- priority, fairness keys as JSON or empty) triples, then, only when some of the adds carried a
+-- trace context, their number T and T (item, context) pairs (includes/traces.lua).
 -- Returns {microseconds until the next waiting item or lease deadline (-1 if none), A then P add
 -- results (1 made dirty, 0 joined an earlier add), D done results (1 accepted, 0 rejected),
--- then per lease granted: item, token, deadline, microseconds it was dirty before, priority};
--- or the error REPEATED_CALL for a part that ran already.
+-- then per lease granted: item, token, deadline, microseconds it was dirty before, priority,
+-- then, only when a granted item had trace contexts, a list of the leases' fields of TRACES
+-- ('' for none)}; or the error REPEATED_CALL for a part that ran already.
 local holder, leaseMicros, maxExpiries, endedMicros = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local sender = ARGV[6]
 local addCount, doneCount, wanted = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
 local optionsAt = 11 + addCount + 2 * doneCount
 local optionCount = tonumber(ARGV[optionsAt] or 0)
+local tracesAt = optionsAt + 1 + 3 * optionCount
+local traceCount = tonumber(ARGV[tracesAt] or 0)
 
 -- A part runs at most once (includes/once.lua): refused when Lettuce sends it again.
 local refusal = refusedRepeat(sender, ARGV[7], math.ceil(endedMicros / 1000))
@@ -213,6 +218,16 @@ if optionCount > 0 then
   end
 end
 
+-- The adds' trace contexts, after the adds themselves (whose outcome they do not change): each
+-- goes to the item's next processing, the grant below included.
+if traceCount > 0 then
+  local items, contexts = {}, {}
+  for k = 1, traceCount do
+    items[k], contexts[k] = ARGV[tracesAt + 2 * k - 1], ARGV[tracesAt + 2 * k]
+  end
+  appendTraces(items, contexts)
+end
+
 -- Dones: a lease ends only by its own token (fencing); a repeat of an accepted done (a retry
 -- whose first reply was lost, or the follow-up of a done that got no answer) is accepted again
 -- while its token is remembered, whatever later leases of the item did; the item runs again if
@@ -354,6 +369,10 @@ if wanted > 0 and not pausedEverywhere then
     zaddMany(LEASES, deadlines)
     redis.call('HSET', COUNTERS, 'tokens', int(token))
     granted = #items
+    local traces = takeTraces(items)
+    if traces then
+      result[#result + 1] = traces
+    end
   end
 end
 if granted < wanted then

@@ -1,5 +1,6 @@
 --@include delays
 --@include leases
+--@include traces
 -- ARGV: now, item, token (or ''). remove (DESIGN.md, "Remove"): after the due waiting items are promoted (as
 -- every script that changes the queue does first), drops the item's waiting entry, takes it out
 -- of the ready items if it is queued (the FIFO, READY or its fairness tree), and clears its dirty
@@ -38,6 +39,9 @@ if redis.call('HEXISTS', DIRTY, item) == 1 then
   end
   redis.call('HDEL', DIRTY, item)
   removed = 1
+end
+if removed == 1 then
+  dropTraces(item)
 end
 if removed == 1 and (not inFlight or leasedAheadEnded) then
   forgetAttributes({ item })

@@ -17,8 +17,10 @@
 --  13 ended     hash    token -> item, of each lease ended by done (a repeated done is accepted)
 --  14 endedOld  hash    the same for the window before: a done is remembered for one to two
 --                       windows, then dropped with the whole hash (the window is in counters)
--- The suffixes of keys 2 to 14, in that order: dirty-since, inflight, leases, waiting, order,
--- failures, expiries, parked, buckets, wake, counters, ended, ended-before.
+--  15 traces    hash    item -> the trace contexts of its adds since its last grant (includes/
+--                       traces.lua); only adds that carried one write it
+-- The suffixes of keys 2 to 15, in that order: dirty-since, inflight, leases, waiting, order,
+-- failures, expiries, parked, buckets, wake, counters, ended, ended-before, traces.
 -- ARGV[1] is the time to use in microseconds, or empty for Redis's TIME.
 --
 -- This file holds the key layout and one call's state; every script includes it, and begin() is
@@ -30,7 +32,7 @@
 -- variables declared here and is set afresh by begin(). Where functions are unavailable each
 -- script is sent with its includes in front and a call to begin(); the same code runs.
 local QUEUE, DIRTY, INFLIGHT, LEASES, WAITING, ORDER, FAILURES, EXPIRIES, PARKED, BUCKETS, WAKE, COUNTERS, ENDED
-local ENDED_OLD
+local ENDED_OLD, TRACES
 -- 'sent-call:' and a sender's id: the number of the last of that sender's calls run here
 -- (a string, includes/once.lua).
 local SENT_CALL
@@ -117,17 +119,18 @@ end
 -- key is absent, and a batch of many items reads a tree's node once. A key taken for existing
 -- that a command of this script emptied costs a command that finds nothing, never a skipped
 -- one. The four keys of priorities and fairness that say where the ready items are are asked
--- together, one command whatever the queue uses (existEach); so are the three that a batch of
--- adds and dones asks about (WAITING, PARKED, EXPIRIES). Asking again of a key already known
--- only reads what Redis holds now, which is what `existing` says or, for a key emptied by a
--- command here, more exact.
+-- together, one command whatever the queue uses (existEach); so are the four that a batch of
+-- adds, dones and grants asks about (WAITING, PARKED, EXPIRIES, TRACES). Asking again of a key
+-- already known only reads what Redis holds now, which is what `existing` says or, for a key
+-- emptied by a command here, more exact.
 local existing
 local function exists(key)
   if existing[key] == nil then
     if key == PRIO or key == FAIR or key == LEVELS or key == READY then
       existing[PRIO], existing[FAIR], existing[LEVELS], existing[READY] = existEach(PRIO, FAIR, LEVELS, READY)
-    elseif key == WAITING or key == PARKED or key == EXPIRIES then
-      existing[WAITING], existing[PARKED], existing[EXPIRIES] = existEach(WAITING, PARKED, EXPIRIES)
+    elseif key == WAITING or key == PARKED or key == EXPIRIES or key == TRACES then
+      existing[WAITING], existing[PARKED], existing[EXPIRIES], existing[TRACES] = existEach(WAITING, PARKED, EXPIRIES,
+        TRACES)
     else
       existing[key] = redis.call('EXISTS', key) == 1
     end
@@ -197,7 +200,7 @@ local function begin(keys, argv)
     ORDER, FAILURES, EXPIRIES, PARKED = prefix .. 'order', prefix .. 'failures', prefix .. 'expiries',
       prefix .. 'parked'
     BUCKETS, WAKE, COUNTERS, ENDED = prefix .. 'buckets', prefix .. 'wake', prefix .. 'counters', prefix .. 'ended'
-    ENDED_OLD, SENT_CALL = prefix .. 'ended-before', prefix .. 'sent-call:'
+    ENDED_OLD, SENT_CALL, TRACES = prefix .. 'ended-before', prefix .. 'sent-call:', prefix .. 'traces'
     PRIO, FAIR, LEVELS, COUNT = QUEUE .. ':prio', QUEUE .. ':fair', QUEUE .. ':levels', QUEUE .. ':count'
     READY, SEQ = QUEUE .. ':ready', QUEUE .. ':seq'
   end
