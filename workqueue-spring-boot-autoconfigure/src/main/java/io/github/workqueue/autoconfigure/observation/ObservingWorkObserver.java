@@ -1,9 +1,12 @@
 package io.github.workqueue.autoconfigure.observation;
 
+import java.util.function.IntSupplier;
+
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
+import io.github.workqueue.core.trace.AddTraces;
 import io.github.workqueue.spring.WorkResult;
 import io.github.workqueue.spring.internal.WorkObserver;
 
@@ -36,7 +39,16 @@ public class ObservingWorkObserver implements WorkObserver {
 
 	@Override
 	public WorkResult observe(String queueName, Object item, Work work) throws Throwable {
-		WorkQueueObservationContext context = new WorkQueueObservationContext(queueName, item);
+		return observe(new WorkQueueObservationContext(queueName, item), work);
+	}
+
+	@Override
+	public WorkResult observe(String queueName, Object item, @Nullable AddTraces traces, IntSupplier attempt, Work work)
+			throws Throwable {
+		return observe(new WorkQueueObservationContext(queueName, item, traces, attempt), work);
+	}
+
+	private WorkResult observe(WorkQueueObservationContext context, Work work) throws Throwable {
 		Observation observation = Observation.createNotStarted(this.convention, DEFAULT, () -> context, this.registry)
 			.start();
 		Observation.Scope scope = observation.openScope();

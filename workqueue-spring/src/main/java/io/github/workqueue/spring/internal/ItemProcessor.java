@@ -4,11 +4,15 @@ import java.util.Optional;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import io.github.workqueue.core.DeferredDone;
 import io.github.workqueue.core.ItemLease;
 import io.github.workqueue.core.LeasedQueue;
 import io.github.workqueue.core.RateLimitingQueue;
+import io.github.workqueue.core.trace.AddTraces;
+import io.github.workqueue.core.trace.TraceCarry;
+import io.github.workqueue.core.trace.TracedQueue;
 import io.github.workqueue.spring.ProcessingOutcome;
 import io.github.workqueue.spring.QueueWorkerContainer;
 import io.github.workqueue.spring.WorkContext;
@@ -92,9 +96,10 @@ final class ItemProcessor {
 			this.outcomes.wrongType(item, this.method);
 			return;
 		}
+		AddTraces traces = tracesOf(item);
 		WorkResult result;
 		try {
-			result = this.observer.observe(this.queueName, item, () -> {
+			result = this.observer.observe(this.queueName, item, traces, () -> this.outcomes.attempt(item), () -> {
 				if (!this.handOver.begin(slot, item)) {
 					throw AbandonedAtShutdown.INSTANCE;
 				}
@@ -118,7 +123,10 @@ final class ItemProcessor {
 				ended(slot, item, ABANDONED);
 				return;
 			}
-			ended(slot, item, this.outcomes.failed(item, failure));
+			// A retry stays in the trace of the adds that caused the first attempt.
+			ended(slot, item,
+					(traces != null) ? TraceCarry.carrying(traces.parent(), () -> this.outcomes.failed(item, failure))
+							: this.outcomes.failed(item, failure));
 			return;
 		}
 		ended(slot, item, this.outcomes.returned(item, result));
@@ -148,6 +156,15 @@ final class ItemProcessor {
 		else {
 			this.queue.done(item);
 		}
+	}
+
+	/**
+	 * The trace contexts of the adds this processing serves, where the queue keeps them.
+	 */
+	@SuppressWarnings("unchecked")
+	private @Nullable AddTraces tracesOf(Object item) {
+		return (this.queue instanceof TracedQueue<?> traced)
+				? ((TracedQueue<Object>) traced).addTraces(item).orElse(null) : null;
 	}
 
 	/** The context of a call, made on the worker's thread (a lease is the thread's). */
