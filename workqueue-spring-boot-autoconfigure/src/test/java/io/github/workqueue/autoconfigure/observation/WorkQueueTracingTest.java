@@ -131,6 +131,19 @@ class WorkQueueTracingTest {
 	}
 
 	@Test
+	void theApplicationsCaptureShouldReplaceTheTracers() {
+		TraceCapture own = () -> "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+		this.runner.withBean(TraceCapture.class, () -> own).run((context) -> {
+			assertThat(context.getBean(TraceCapture.class)).isSameAs(own);
+			context.getBean(WorkQueueRegistry.class).getOrCreateQueue("orders").add("ok");
+			await().until(() -> processings(this.tracer).size() == 1);
+			SimpleSpan processing = processings(this.tracer).get(0);
+			assertThat(processing.getTraceId()).isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
+			assertThat(processing.getParentId()).isEqualTo("00f067aa0ba902b7");
+		});
+	}
+
+	@Test
 	void withoutATracerNothingShouldBeCaptured() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class,
