@@ -21,6 +21,7 @@ import org.openjdk.jmh.infra.Blackhole;
 
 import io.github.workqueue.autoconfigure.metrics.MicrometerMetricsProvider;
 import io.github.workqueue.core.WorkQueue;
+import io.github.workqueue.core.trace.TracedQueue;
 
 /**
  * Workloads 1 and 6: one thread adds 1024 distinct keys, then takes and finishes each. An
@@ -37,6 +38,9 @@ public class CycleBenchmark {
 
 	static final int KEYS = 1024;
 
+	/** The context each traced add carries: a W3C traceparent. */
+	private static final String CONTEXT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+
 	private final Integer[] keys = Keys.distinct(KEYS);
 
 	private WorkQueue<Integer> ours;
@@ -44,6 +48,8 @@ public class CycleBenchmark {
 	private WorkQueue<Integer> oursWithMetrics;
 
 	private WorkQueue<Integer> oursWithSimpleMetrics;
+
+	private WorkQueue<Integer> oursTraced;
 
 	private DefaultWorkQueue<Integer> kubernetes;
 
@@ -60,6 +66,7 @@ public class CycleBenchmark {
 			.name("cycle")
 			.metricsProvider(new MicrometerMetricsProvider(new SimpleMeterRegistry()))
 			.build();
+		this.oursTraced = WorkQueue.builder().name("cycle").traceCapture(() -> CONTEXT).build();
 		this.kubernetes = new DefaultWorkQueue<>();
 		this.jdk = new LinkedBlockingQueue<>();
 	}
@@ -69,6 +76,7 @@ public class CycleBenchmark {
 		this.ours.shutDown();
 		this.oursWithMetrics.shutDown();
 		this.oursWithSimpleMetrics.shutDown();
+		this.oursTraced.shutDown();
 		this.kubernetes.shutDown();
 	}
 
@@ -85,6 +93,24 @@ public class CycleBenchmark {
 	@Benchmark
 	public void workqueueWithSimpleMetrics(Blackhole blackhole) throws InterruptedException {
 		cycle(this.oursWithSimpleMetrics, blackhole);
+	}
+
+	/**
+	 * Every add carries a trace context (a capture that returns one, as a tracer with a
+	 * current span does, without the tracer's own cost), and each processing reads its
+	 * item's, as the worker container does.
+	 */
+	@Benchmark
+	@SuppressWarnings("unchecked")
+	public void workqueueTraced(Blackhole blackhole) throws InterruptedException {
+		for (Integer key : this.keys) {
+			this.oursTraced.add(key);
+		}
+		for (int i = 0; i < KEYS; i++) {
+			Integer item = this.oursTraced.get().orElseThrow();
+			blackhole.consume(((TracedQueue<Integer>) this.oursTraced).addTraces(item));
+			this.oursTraced.done(item);
+		}
 	}
 
 	private void cycle(WorkQueue<Integer> queue, Blackhole blackhole) throws InterruptedException {

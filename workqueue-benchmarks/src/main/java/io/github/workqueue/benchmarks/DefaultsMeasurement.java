@@ -68,6 +68,15 @@ public final class DefaultsMeasurement {
 	 */
 	private static final boolean VIRTUAL = Boolean.getBoolean("virtual");
 
+	/**
+	 * Whether every add carries a trace context ({@code -Dtraced}), as with a tracer and
+	 * a current span, and every worker reads its item's, as the worker container does.
+	 */
+	private static final boolean TRACED = Boolean.getBoolean("traced");
+
+	/** The context each add carries with {@code -Dtraced}: a W3C traceparent. */
+	private static final String CONTEXT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+
 	/** Which runs to make ({@code -Druns}, default all): drain, steady, async. */
 	private static final String RUNS = System.getProperty("runs", "drain,steady,async");
 
@@ -220,6 +229,9 @@ public final class DefaultsMeasurement {
 		if (PREFETCH != null) {
 			builder.prefetch(PREFETCH).adaptivePrefetch(ADAPTIVE);
 		}
+		if (TRACED) {
+			builder.traceCapture(() -> CONTEXT);
+		}
 		return builder.build(ItemCodec.strings());
 	}
 
@@ -293,6 +305,9 @@ public final class DefaultsMeasurement {
 					}
 					if (item.isEmpty()) {
 						return;
+					}
+					if (TRACED) {
+						queue.addTraces(item.get()).orElseThrow();
 					}
 					ledger.processed(item.get());
 					queue.doneWithoutWaiting(item.get());
