@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 
@@ -150,6 +151,14 @@ class WorkQueueTracingTest {
 					WorkQueueObservationAutoConfiguration.class, WorkQueueTracingAutoConfiguration.class,
 					WorkQueueAutoConfiguration.class))
 			.withPropertyValues("workqueue.observation.enabled=true")
+			.run((context) -> assertThat(context).hasSingleBean(ObservingWorkObserver.class)
+				.doesNotHaveBean(TraceCapture.class)
+				.doesNotHaveBean(WorkQueueTracingObservationHandler.class));
+	}
+
+	@Test
+	void withoutMicrometerTracingOnTheClassPathNothingShouldBeCaptured() {
+		this.runner.withClassLoader(new FilteredClassLoader("io.micrometer.tracing"))
 			.run((context) -> assertThat(context).hasSingleBean(ObservingWorkObserver.class)
 				.doesNotHaveBean(TraceCapture.class)
 				.doesNotHaveBean(WorkQueueTracingObservationHandler.class));
