@@ -126,9 +126,8 @@ public class DefaultWorkQueue<T> extends ItemStates<T> implements TracedQueue<T>
 			priority = entry.priority;
 			int state = entry.state();
 			entry.exchange((state & ~QueueEntry.DIRTY) | QueueEntry.PROCESSING);
-			if (this.traceCapture != null) {
-				entry.processingTraces = entry.traces;
-				entry.traces = null;
+			if (this.traces != null) {
+				this.traces.taken(entry.item);
 			}
 			this.waits.processingStarted();
 			if (this.metrics.enabled()) {
@@ -150,8 +149,8 @@ public class DefaultWorkQueue<T> extends ItemStates<T> implements TracedQueue<T>
 	 */
 	@Override
 	public Optional<AddTraces> addTraces(T item) {
-		QueueEntry<T> entry = this.entries.get(item);
-		return (entry != null) ? Optional.ofNullable(entry.processingTraces) : Optional.empty();
+		AddTraceStore<T> store = this.traces;
+		return (store != null) ? Optional.ofNullable(store.ofProcessing(item)) : Optional.empty();
 	}
 
 	@Override
@@ -172,7 +171,9 @@ public class DefaultWorkQueue<T> extends ItemStates<T> implements TracedQueue<T>
 				workNanos = this.processing.finished((TimedQueueEntry<T>) entry, this.clock.nanoTime());
 			}
 			int after = state & ~QueueEntry.PROCESSING;
-			entry.processingTraces = null;
+			if (this.traces != null) {
+				this.traces.done(item);
+			}
 			if (after == 0) {
 				releaseLocked(entry);
 			}

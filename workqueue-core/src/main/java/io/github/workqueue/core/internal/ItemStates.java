@@ -14,7 +14,6 @@ import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.WorkQueue;
 import io.github.workqueue.core.metrics.DropReason;
 import io.github.workqueue.core.metrics.MetricsProvider;
-import io.github.workqueue.core.trace.AddTraces;
 import io.github.workqueue.core.trace.TraceCapture;
 import io.github.workqueue.core.trace.TraceCarry;
 
@@ -49,16 +48,16 @@ import io.github.workqueue.core.trace.TraceCarry;
  * is read under the lock: a duplicate add can return while the add it duplicates is still
  * inside the lock.
  * <li>{@link #isShuttingDown()} reads the volatile flag.
- * <li>A processing reads its item's {@link QueueEntry#processingTraces} (see there).
+ * <li>A processing reads its item's trace contexts (see {@link AddTraceStore}).
  * <li>The metrics' scan for the oldest ready item reads entry states and add times (see
  * {@link TimedQueueEntry}) without the lock; it changes nothing and reports a gauge.
  * </ul>
  * An add that carries a trace context never takes the lock-free path: it keeps the
- * context in the entry under the lock, so that the take, under the lock too, hands every
- * context of the adds before it to the processing and none of those after it. The take of
- * an item is an atomic read-modify-write of its entry state, which reads any confirmation
- * made before it (see {@link QueueEntry}): what a thread wrote before an add,
- * deduplicated or not, happens-before the processing that the add caused or joined.
+ * context in {@link #traces} under the lock, so that the take, under the lock too, hands
+ * every context of the adds before it to the processing and none of those after it. The
+ * take of an item is an atomic read-modify-write of its entry state, which reads any
+ * confirmation made before it (see {@link QueueEntry}): what a thread wrote before an
+ * add, deduplicated or not, happens-before the processing that the add caused or joined.
  * Invariants, under the lock:
  * <ul>
  * <li>an entry is in {@link #ready} exactly when it is dirty and not processing, and at
@@ -110,6 +109,9 @@ abstract class ItemStates<T> implements WorkQueue<T> {
 	/** Reads each add's trace context; null: no tracing, nothing read or kept. */
 	final @Nullable TraceCapture traceCapture;
 
+	/** The adds' trace contexts, with a capture; see there. */
+	final @Nullable AddTraceStore<T> traces;
+
 	/** Guarded by {@code lock}: the waits on it and the counts they depend on. */
 	final QueueWaits waits = new QueueWaits(this.lock);
 
@@ -120,6 +122,7 @@ abstract class ItemStates<T> implements WorkQueue<T> {
 			@Nullable FairnessKeyExtractor<? super T> fairness, @Nullable TraceCapture traceCapture) {
 		this.name = name;
 		this.traceCapture = traceCapture;
+		this.traces = (traceCapture != null) ? new AddTraceStore<>() : null;
 		this.defaultPriority = defaultPriority;
 		this.fairness = fairness;
 		this.ready = new ReadyItems<>(defaultPriority, fairness != null, this::fairnessKeysOf);
@@ -164,18 +167,14 @@ abstract class ItemStates<T> implements WorkQueue<T> {
 
 	/**
 	 * Keeps an add's trace context for the item's next processing, after the add itself
-	 * and under the same lock; nothing if the add carried none or was dropped (an add
-	 * that is not dropped leaves the item an entry).
+	 * and under the same lock; nothing if the add carried none or was dropped.
 	 * @param item the item added
 	 * @param trace the add's context, or null
 	 */
 	final void traceLocked(T item, @Nullable String trace) {
-		if (trace == null || this.shuttingDown) {
-			return;
-		}
-		QueueEntry<T> entry = this.entries.get(item);
-		if (entry != null) {
-			entry.traces = AddTraces.plus(entry.traces, trace);
+		AddTraceStore<T> store = this.traces;
+		if (trace != null && store != null && !this.shuttingDown) {
+			store.added(item, trace);
 		}
 	}
 
@@ -283,7 +282,9 @@ abstract class ItemStates<T> implements WorkQueue<T> {
 			return false;
 		}
 		// The removed adds cause no processing: their traces go with them.
-		entry.traces = null;
+		if (this.traces != null) {
+			this.traces.removed(entry.item);
+		}
 		if (after == 0) {
 			releaseLocked(entry);
 		}

@@ -5,11 +5,9 @@ import java.lang.invoke.VarHandle;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.workqueue.core.trace.AddTraces;
-
 /**
- * One item's record in a {@link DefaultWorkQueue}: its state bits, its waiting entry and
- * the trace contexts of its adds; {@link TimedQueueEntry} adds what metrics need.
+ * One item's record in a {@link DefaultWorkQueue}: its state bits and its waiting entry;
+ * {@link TimedQueueEntry} adds what metrics need.
  *
  * <p>
  * <b>State.</b> {@link #state} is a set of bits: {@link #DIRTY} (client-go's dirty set),
@@ -78,19 +76,6 @@ class QueueEntry<T> {
 
 	/** Its place among ready items, in a queue that orders by priority or fairness. */
 	@Nullable ReadySlot<T> slot;
-
-	/**
-	 * The trace contexts of its adds since its last take, for its next processing; null
-	 * without tracing. Guarded by the queue's lock.
-	 */
-	@Nullable AddTraces traces;
-
-	/**
-	 * The trace contexts its current processing serves. Written under the queue's lock,
-	 * by the take and the done; read without it only by the thread that took the item,
-	 * between the two.
-	 */
-	@Nullable AddTraces processingTraces;
 
 	QueueEntry(T item, int state, int priority) {
 		this.item = item;
