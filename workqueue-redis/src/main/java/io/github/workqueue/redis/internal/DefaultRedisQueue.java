@@ -23,10 +23,7 @@ import io.github.workqueue.redis.RedisQueue;
 import io.github.workqueue.redis.RedisQueueStats;
 import io.github.workqueue.redis.QueueInstance;
 import io.github.workqueue.redis.QueueWidePause;
-import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
-
-import io.github.workqueue.redis.internal.link.Script;
 
 import io.github.workqueue.redis.internal.shared.InstanceHeartbeats;
 import io.github.workqueue.redis.internal.shared.QueueViews;
@@ -35,7 +32,6 @@ import io.github.workqueue.redis.internal.shared.SharedFailures;
 import io.github.workqueue.redis.internal.shared.SharedRateLimiter;
 
 import io.github.workqueue.redis.internal.batch.Batcher;
-import io.github.workqueue.redis.internal.batch.Grant;
 
 /**
  * A {@link RedisQueue}: each operation is one script on Redis (see
@@ -171,27 +167,7 @@ public final class DefaultRedisQueue<T> implements RedisQueue<T> {
 
 	@Override
 	public boolean removeEncoded(String encoded) {
-		this.parts.batcher.awaitDonesAsked();
-		Grant leasedAhead = this.parts.batcher.takes().takeLeasedAhead(encoded);
-		Long removed;
-		try {
-			removed = this.parts.link.run(Script.REMOVE, ScriptOutputType.INTEGER,
-					this.parts.shards.keys(this.parts.shards.of(encoded)).scriptKeys(), this.parts.now(), encoded,
-					(leasedAhead != null) ? Long.toString(leasedAhead.token()) : "");
-		}
-		catch (RuntimeException ex) {
-			if (leasedAhead != null) {
-				// Whether the remove ran is unknown: the lease taken out of the buffer
-				// goes back (a give-back by its token, a no-op if the remove ended it)
-				// rather than waiting, unrenewed, for its expiry.
-				this.parts.batcher.takes().giveBack(leasedAhead);
-			}
-			throw ex;
-		}
-		if (removed == 1 && this.parts.metrics != null) {
-			this.parts.metrics.removed();
-		}
-		return removed == 1;
+		return this.parts.removes.remove(encoded);
 	}
 
 	@Override

@@ -61,6 +61,8 @@ final class RedisQueueParts<T> {
 
 	final RedisAdds<T> adds;
 
+	final ItemRemoves removes;
+
 	final LeaseHolding<T> holding;
 
 	final InstanceShutdown<T> shutdown;
@@ -121,6 +123,7 @@ final class RedisQueueParts<T> {
 		this.failures = new SharedFailures(this.link, this.shards, LimiterSpec.of(settings.rateLimiter()), this::now);
 		this.shutdown = new InstanceShutdown<>(this.name, this.batcher, this.held, this.heartbeats,
 				new LeaseReturns(this.name, this.link, this.shards, this::now), this.outage, this::stopRenewals);
+		this.removes = new ItemRemoves(this.name, this.link, this.shards, this.batcher, metrics, this::now);
 		this.adds = new RedisAdds<>(
 				new RedisAdds.Setup<>(this.name, this.codec, metrics, this.defaultPriority, settings.fairness(),
 						settings.traceCapture()),

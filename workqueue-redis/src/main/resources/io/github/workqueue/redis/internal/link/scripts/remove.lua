@@ -1,5 +1,6 @@
 --@include delays
 --@include leases
+--@include once
 --@include traces
 -- ARGV: now, item, token (or ''). remove (DESIGN.md, "Remove"): after the due waiting items are promoted (as
 -- every script that changes the queue does first), drops the item's waiting entry, takes it out
@@ -8,6 +9,12 @@
 -- forgets its priority and keys. Returns 1 if it changed anything, 0 if the item was neither
 -- queued, waiting nor dirty in flight. A token names the lease the calling instance took ahead
 -- of its workers and gave up for the remove: that lease ends, and the item counts as removed.
+-- The last three ARGV: the sender's id, the call's number, how long to keep it (includes/once.lua):
+-- run again after a reconnect, a remove would take out an add made since.
+local refusal = refusedRepeatOf(ARGV)
+if refusal then
+  return refusal
+end
 local item = ARGV[2]
 promoteDue()
 local removed = 0
