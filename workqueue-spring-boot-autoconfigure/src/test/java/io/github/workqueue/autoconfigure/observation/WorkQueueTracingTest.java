@@ -23,6 +23,8 @@ import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.trace.TraceCapture;
 import io.github.workqueue.spring.QueueWorker;
 
+import static io.github.workqueue.autoconfigure.observation.TracingTestSpans.addInSpan;
+import static io.github.workqueue.autoconfigure.observation.TracingTestSpans.processings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -43,32 +45,13 @@ class WorkQueueTracingTest {
 		.withPropertyValues("workqueue.observation.enabled=true", "workqueue.queues.orders.workers=1")
 		.withUserConfiguration(Worker.class);
 
-	/** Adds the item inside a span of its own, as a request handler would; returns it. */
-	static Span addInSpan(Tracer tracer, RateLimitingQueue<Object> queue, String item, String spanName) {
-		Span span = tracer.nextSpan().name(spanName).start();
-		Tracer.SpanInScope scope = tracer.withSpan(span);
-		try {
-			queue.add(item);
-		}
-		finally {
-			scope.close();
-			span.end();
-		}
-		return span;
-	}
-
-	/** The finished processing spans, in the order they ended. */
-	static List<SimpleSpan> processings(SimpleTracer tracer) {
-		return tracer.getSpans().stream().filter((span) -> "orders process".equals(span.getName())).toList();
-	}
-
 	@Test
 	void theProcessingShouldBeAChildOfTheAddingSpanWithTheMessagingKeys() {
 		this.runner.run((context) -> {
 			RateLimitingQueue<Object> queue = context.getBean(WorkQueueRegistry.class).getOrCreateQueue("orders");
 			Span request = addInSpan(this.tracer, queue, "ok", "request");
-			await().until(() -> processings(this.tracer).size() == 1);
-			SimpleSpan processing = processings(this.tracer).get(0);
+			await().until(() -> processings(this.tracer, "orders").size() == 1);
+			SimpleSpan processing = processings(this.tracer, "orders").get(0);
 			assertThat(processing.getTraceId()).isEqualTo(request.context().traceId());
 			assertThat(processing.getParentId()).isEqualTo(request.context().spanId());
 			assertThat(processing.getKind()).isEqualTo(Span.Kind.CONSUMER);
@@ -92,8 +75,8 @@ class WorkQueueTracingTest {
 			Span second = addInSpan(this.tracer, queue, "k", "second");
 			Span third = addInSpan(this.tracer, queue, "k", "third");
 			worker.release.countDown();
-			await().until(() -> processings(this.tracer).size() == 2);
-			SimpleSpan processing = processings(this.tracer).get(1);
+			await().until(() -> processings(this.tracer, "orders").size() == 2);
+			SimpleSpan processing = processings(this.tracer, "orders").get(1);
 			assertThat(processing.getParentId()).isEqualTo(first.context().spanId());
 			assertThat(processing.getLinks()).extracting(Link::getTraceContext)
 				.extracting((linked) -> linked.spanId())
@@ -106,8 +89,8 @@ class WorkQueueTracingTest {
 		this.runner.run((context) -> {
 			RateLimitingQueue<Object> queue = context.getBean(WorkQueueRegistry.class).getOrCreateQueue("orders");
 			Span request = addInSpan(this.tracer, queue, "fails-once", "request");
-			await().until(() -> processings(this.tracer).size() == 2);
-			List<SimpleSpan> attempts = processings(this.tracer);
+			await().until(() -> processings(this.tracer, "orders").size() == 2);
+			List<SimpleSpan> attempts = processings(this.tracer, "orders");
 			assertThat(attempts).allSatisfy((attempt) -> {
 				assertThat(attempt.getTraceId()).isEqualTo(request.context().traceId());
 				assertThat(attempt.getParentId()).isEqualTo(request.context().spanId());
@@ -124,8 +107,8 @@ class WorkQueueTracingTest {
 	void anAddWithoutACurrentSpanShouldStartANewTrace() {
 		this.runner.run((context) -> {
 			context.getBean(WorkQueueRegistry.class).getOrCreateQueue("orders").add("ok");
-			await().until(() -> processings(this.tracer).size() == 1);
-			SimpleSpan processing = processings(this.tracer).get(0);
+			await().until(() -> processings(this.tracer, "orders").size() == 1);
+			SimpleSpan processing = processings(this.tracer, "orders").get(0);
 			assertThat(processing.getParentId()).isNullOrEmpty();
 			assertThat(processing.getTags()).doesNotContainKey(WorkQueueTracingObservationHandler.ATTEMPT);
 		});
@@ -137,8 +120,8 @@ class WorkQueueTracingTest {
 		this.runner.withBean(TraceCapture.class, () -> own).run((context) -> {
 			assertThat(context.getBean(TraceCapture.class)).isSameAs(own);
 			context.getBean(WorkQueueRegistry.class).getOrCreateQueue("orders").add("ok");
-			await().until(() -> processings(this.tracer).size() == 1);
-			SimpleSpan processing = processings(this.tracer).get(0);
+			await().until(() -> processings(this.tracer, "orders").size() == 1);
+			SimpleSpan processing = processings(this.tracer, "orders").get(0);
 			assertThat(processing.getTraceId()).isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
 			assertThat(processing.getParentId()).isEqualTo("00f067aa0ba902b7");
 		});

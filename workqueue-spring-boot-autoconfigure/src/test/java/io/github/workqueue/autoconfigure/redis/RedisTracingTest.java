@@ -1,7 +1,5 @@
 package io.github.workqueue.autoconfigure.redis;
 
-import java.util.List;
-
 import io.micrometer.tracing.Link;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
@@ -24,6 +22,8 @@ import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.redis.TestRedis;
 import io.github.workqueue.spring.QueueWorker;
 
+import static io.github.workqueue.autoconfigure.observation.TracingTestSpans.addInSpan;
+import static io.github.workqueue.autoconfigure.observation.TracingTestSpans.processings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -51,29 +51,16 @@ class RedisTracingTest {
 					"workqueue.queues." + QUEUE + ".backend=redis", "workers.queue=" + QUEUE);
 	}
 
-	private static Span addInSpan(Tracer tracer, RateLimitingQueue<Object> queue, String item) {
-		Span span = tracer.nextSpan().name("request").start();
-		Tracer.SpanInScope scope = tracer.withSpan(span);
-		try {
-			queue.add(item);
-		}
-		finally {
-			scope.close();
-			span.end();
-		}
-		return span;
-	}
-
 	@Test
 	void theInstanceThatProcessesShouldContinueTheTraceOfTheOneThatAdded() {
 		runner(this.addingTracer).run((adding) -> {
 			RateLimitingQueue<Object> queue = adding.getBean(WorkQueueRegistry.class).getOrCreateQueue(QUEUE);
-			Span first = addInSpan(this.addingTracer, queue, "order-1");
-			Span second = addInSpan(this.addingTracer, queue, "order-1");
-			Span third = addInSpan(this.addingTracer, queue, "order-1");
+			Span first = addInSpan(this.addingTracer, queue, "order-1", "request");
+			Span second = addInSpan(this.addingTracer, queue, "order-1", "request");
+			Span third = addInSpan(this.addingTracer, queue, "order-1", "request");
 			runner(this.processingTracer).withUserConfiguration(Worker.class).run((processing) -> {
-				await().until(() -> processings().size() == 1);
-				SimpleSpan span = processings().get(0);
+				await().until(() -> processings(this.processingTracer, QUEUE).size() == 1);
+				SimpleSpan span = processings(this.processingTracer, QUEUE).get(0);
 				assertThat(span.getTraceId()).isEqualTo(first.context().traceId());
 				assertThat(span.getParentId()).isEqualTo(first.context().spanId());
 				assertThat(span.getLinks()).extracting(Link::getTraceContext)
@@ -83,13 +70,6 @@ class RedisTracingTest {
 					.containsEntry("workqueue.attempt", "1");
 			});
 		});
-	}
-
-	private List<SimpleSpan> processings() {
-		return this.processingTracer.getSpans()
-			.stream()
-			.filter((span) -> (QUEUE + " process").equals(span.getName()))
-			.toList();
 	}
 
 	@Configuration(proxyBeanMethods = false)
