@@ -19,9 +19,10 @@ import io.github.workqueue.core.trace.AddTraces;
  * own take wrote what it reads.
  *
  * <p>
- * <b>Invariants</b>, under the lock: an item is in {@link #pending} only while it has an
- * entry and carried a context since its last take (a remove and a take empty it); it is
- * in {@link #processing} only from the take that found contexts to its done.
+ * <b>Invariants</b>, under the lock: an item is in {@link #pending} only while it is
+ * dirty or waiting and carried a context since its last take (a take, a remove and the
+ * shutdown's discard of its waiting adds empty it); it is in {@link #processing} only
+ * from the take that found contexts to its done.
  *
  * @param <T> the item type
  */

@@ -207,6 +207,11 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 				QueueEntry<T> entry = this.heap.get(i).entry;
 				entry.waiting = null;
 				int state = entry.state() & ~QueueEntry.WAITING;
+				if (this.traces != null && (state & QueueEntry.DIRTY) == 0) {
+					// No add of it is left to process: the contexts of its delayed adds
+					// go.
+					this.traces.removed(entry.item);
+				}
 				if (state == 0) {
 					releaseLocked(entry);
 				}

@@ -120,6 +120,22 @@ class TracedAddsTest {
 	}
 
 	@Test
+	void delayedAddsDiscardedAtShutdownShouldLeaveNoContextBehind() throws InterruptedException {
+		this.current = "waiting";
+		this.queue.addAfter("k", Duration.ofSeconds(1));
+		this.current = "queued";
+		this.queue.add("q");
+		this.queue.addAfter("q", Duration.ofSeconds(1));
+		this.current = null;
+		this.queue.shutDown();
+		assertThat(this.queue.discardedAtShutdown()).containsExactlyInAnyOrder("k", "q");
+		AddTraces queued = tracesOfNext("q");
+		assertThat(queued.parent()).isEqualTo("queued");
+		assertThat(queued.links()).containsExactly("queued");
+		assertThat(this.queue.get(Duration.ZERO)).isEmpty();
+	}
+
+	@Test
 	void addsWithoutAnAcceptedContextShouldKeepNothing() throws InterruptedException {
 		this.queue.add("none");
 		addWith("with space", "spaced");
