@@ -3,6 +3,7 @@ package io.github.workqueue.redis.internal;
 import java.util.function.Supplier;
 
 import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 import org.jspecify.annotations.Nullable;
@@ -76,9 +77,14 @@ final class ItemRemoves {
 				// rather than waiting, unrenewed, for its expiry.
 				this.batcher.takes().giveBack(leasedAhead);
 			}
-			if (ex instanceof RedisCommandExecutionException refused && CallNumbers.isRepeatRefusal(refused)) {
-				throw new RedisException("workqueue '" + this.name + "': the remove of " + encoded
-						+ " was sent again after a lost connection, and not run again; it may have been applied", ex);
+			if (ex instanceof RedisCommandExecutionException refused) {
+				if (CallNumbers.isRepeatRefusal(refused)) {
+					throw unconfirmed(encoded, "was sent again after a lost connection, and not run again", ex);
+				}
+				throw ex;
+			}
+			if (ex instanceof RedisException && !(ex instanceof RedisConnectionException)) {
+				throw unconfirmed(encoded, "got no answer (" + ex.getMessage() + ")", ex);
 			}
 			throw ex;
 		}
@@ -86,6 +92,17 @@ final class ItemRemoves {
 			this.metrics.removed();
 		}
 		return removed == 1;
+	}
+
+	/**
+	 * A remove whose outcome is unknown: Redis refused it as a repeat, or did not answer
+	 * after it was sent (a refusal by Redis's error reply, or a failure to connect, sent
+	 * or applied nothing, and is thrown as it is).
+	 */
+	private RedisException unconfirmed(String encoded, String what, RuntimeException cause) {
+		return new RedisException(
+				"workqueue '" + this.name + "': the remove of " + encoded + " " + what + "; it may have been applied",
+				cause);
 	}
 
 }
