@@ -15,6 +15,7 @@ import io.github.workqueue.core.FairnessKeyExtractor;
 import io.github.workqueue.core.metrics.DropReason;
 import io.github.workqueue.core.metrics.MetricsProvider;
 import io.github.workqueue.core.trace.TraceCapture;
+import io.github.workqueue.core.trace.TraceCarry;
 
 /**
  * The delaying layer: an item added with a delay waits in a heap ordered by ready time
@@ -82,7 +83,7 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 	public void addAfter(T item, Duration delay) {
 		Objects.requireNonNull(item, "item");
 		long delayNanos = Nanos.of(delay);
-		String trace = traceOfAdd();
+		String trace = TraceCarry.ofAdd(this.traceCapture);
 		DelayTimer toStart;
 		synchronized (this.lock) {
 			toStart = addAfterLocked(item, delayNanos, this.defaultPriority);

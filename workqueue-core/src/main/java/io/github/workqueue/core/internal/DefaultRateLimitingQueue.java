@@ -12,6 +12,7 @@ import io.github.workqueue.core.RateLimitingQueue;
 import io.github.workqueue.core.metrics.MetricsProvider;
 import io.github.workqueue.core.ratelimit.RateLimiter;
 import io.github.workqueue.core.trace.TraceCapture;
+import io.github.workqueue.core.trace.TraceCarry;
 
 /**
  * The rate-limiting layer: retries wait as long as the rate limiter says.
@@ -49,7 +50,7 @@ public class DefaultRateLimitingQueue<T> extends DefaultDelayingQueue<T> impleme
 	@Override
 	public Duration addRateLimited(T item) {
 		Objects.requireNonNull(item, "item");
-		String trace = traceOfAdd();
+		String trace = TraceCarry.ofAdd(this.traceCapture);
 		DelayTimer toStart;
 		Duration delay;
 		synchronized (this.lock) {
@@ -72,7 +73,7 @@ public class DefaultRateLimitingQueue<T> extends DefaultDelayingQueue<T> impleme
 		Objects.requireNonNull(item, "item");
 		int priority = options.priorityOr(this.defaultPriority);
 		long delayNanos = Nanos.of(options.delay());
-		String trace = traceOfAdd();
+		String trace = TraceCarry.ofAdd(this.traceCapture);
 		if (delayNanos <= 0 && !options.isRateLimited()) {
 			int outcome;
 			synchronized (this.lock) {

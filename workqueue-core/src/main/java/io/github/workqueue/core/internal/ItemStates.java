@@ -138,7 +138,7 @@ abstract class ItemStates<T> implements WorkQueue<T> {
 	@Override
 	public void add(T item) {
 		Objects.requireNonNull(item, "item");
-		String trace = traceOfAdd();
+		String trace = TraceCarry.ofAdd(this.traceCapture);
 		QueueEntry<T> seen = (trace == null) ? this.entries.get(item) : null;
 		if (seen != null) {
 			int state = seen.state();
@@ -154,15 +154,6 @@ abstract class ItemStates<T> implements WorkQueue<T> {
 			traceLocked(item, trace);
 		}
 		recordAdd(outcome);
-	}
-
-	/**
-	 * Reads the trace context an add carries, before the lock.
-	 * @return the context, or null without tracing or without a current span
-	 */
-	final @Nullable String traceOfAdd() {
-		TraceCapture capture = this.traceCapture;
-		return (capture != null) ? TraceCarry.ofAdd(capture) : null;
 	}
 
 	/**

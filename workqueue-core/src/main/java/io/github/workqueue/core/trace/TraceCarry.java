@@ -49,11 +49,15 @@ public final class TraceCarry {
 
 	/**
 	 * Returns the context an add on this thread carries: the carried one, else what the
-	 * capture reads, if the queue accepts it.
-	 * @param capture the queue's capture hook
+	 * capture reads, if the queue accepts it; none for a queue without a capture hook,
+	 * which reads nothing.
+	 * @param capture the queue's capture hook, or null
 	 * @return the context, or null for none
 	 */
-	public static @Nullable String ofAdd(TraceCapture capture) {
+	public static @Nullable String ofAdd(@Nullable TraceCapture capture) {
+		if (capture == null) {
+			return null;
+		}
 		String carried = CARRIED.get();
 		String context = (carried != null) ? carried : capture.currentContext();
 		return AddTraces.accepts(context) ? context : null;

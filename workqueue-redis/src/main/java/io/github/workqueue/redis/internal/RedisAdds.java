@@ -126,7 +126,7 @@ final class RedisAdds<T> {
 	/** Adds the items at the priority together, in the next batches. */
 	private void addAllNow(List<T> items, int priority) {
 		List<BatchRequest.Add> requests = new ArrayList<>(items.size());
-		String trace = traceOfAdd();
+		String trace = TraceCarry.ofAdd(this.traceCapture);
 		for (T item : items) {
 			String encoded = encode(item);
 			if (!droppedAfterShutdown(item)) {
@@ -151,7 +151,7 @@ final class RedisAdds<T> {
 		if (droppedAfterShutdown(item)) {
 			return Duration.ZERO;
 		}
-		String trace = traceOfAdd();
+		String trace = TraceCarry.ofAdd(this.traceCapture);
 		long delayMicros = delayMicros(options.delay());
 		int priority = options.priorityOr(this.defaultPriority);
 		if (delayMicros == 0 && !options.isRateLimited()) {
@@ -183,24 +183,25 @@ final class RedisAdds<T> {
 			return CompletableFuture.completedFuture(null);
 		}
 		if (delayMicros(options.delay()) > 0 || options.isRateLimited()) {
-			String trace = traceOfAdd();
+			String trace = TraceCarry.ofAdd(this.traceCapture);
 			return scriptedAsync(() -> withTrace(trace, () -> add(item, options))).thenApply((delay) -> null);
 		}
 		int priority = options.priorityOr(this.defaultPriority);
 		RedisQueueMetrics counted = this.metrics;
-		return this.batcher.addAsync(encoded, priority, fairnessJson(item), traceOfAdd()).thenApply((made) -> {
-			if (made && counted != null) {
-				counted.added();
-			}
-			return null;
-		});
+		return this.batcher.addAsync(encoded, priority, fairnessJson(item), TraceCarry.ofAdd(this.traceCapture))
+			.thenApply((made) -> {
+				if (made && counted != null) {
+					counted.added();
+				}
+				return null;
+			});
 	}
 
 	/** See {@link RedisQueue#addAfterAsync}. */
 	CompletionStage<Void> addAfterAsync(T item, Duration delay) {
 		Objects.requireNonNull(item, "item");
 		Objects.requireNonNull(delay, "delay");
-		String trace = traceOfAdd();
+		String trace = TraceCarry.ofAdd(this.traceCapture);
 		return scriptedAsync(() -> withTrace(trace, () -> {
 			addAfter(item, delay);
 			return null;
@@ -210,7 +211,7 @@ final class RedisAdds<T> {
 	/** See {@link RedisQueue#addRateLimitedAsync}. */
 	CompletionStage<Duration> addRateLimitedAsync(T item) {
 		Objects.requireNonNull(item, "item");
-		String trace = traceOfAdd();
+		String trace = TraceCarry.ofAdd(this.traceCapture);
 		return scriptedAsync(() -> withTrace(trace, () -> addRateLimited(item)));
 	}
 
@@ -247,7 +248,7 @@ final class RedisAdds<T> {
 			add(item, AddOptions.defaults());
 			return;
 		}
-		this.scripted.addAfter(encoded, micros, traceOfAdd());
+		this.scripted.addAfter(encoded, micros, TraceCarry.ofAdd(this.traceCapture));
 	}
 
 	/** See {@link RedisQueue#addRateLimited}. */
@@ -262,16 +263,7 @@ final class RedisAdds<T> {
 		if (this.metrics != null) {
 			this.metrics.retried();
 		}
-		return this.scripted.addRateLimited(encoded, traceOfAdd());
-	}
-
-	/**
-	 * The trace context an add carries, read on the adding thread.
-	 * @return the context, or null without tracing or without a current span
-	 */
-	private @Nullable String traceOfAdd() {
-		TraceCapture capture = this.traceCapture;
-		return (capture != null) ? TraceCarry.ofAdd(capture) : null;
+		return this.scripted.addRateLimited(encoded, TraceCarry.ofAdd(this.traceCapture));
 	}
 
 	/**
