@@ -32,11 +32,13 @@ import io.github.workqueue.core.trace.TraceCarry;
  * empty a timer is armed for a deadline no later than the earliest ready time.
  * Invariants, under the lock:
  * <ul>
- * <li>an item's {@link QueueEntry#WAITING} bit is set exactly when its waiting entry is
- * in {@link #heap}, at most one per item;
- * <li>after every operation no entry of the heap is due at the time that operation read;
- * <li>when the heap is not empty, {@link #armed} is set, with a deadline no later than
- * the heap's first ready time; superseded timers are cancelled.
+ * <li>an item's {@link QueueEntry#WAITING} bit is set exactly when its
+ * {@link QueueEntry#waiting} entry is set, and that entry is live in {@link #heap} (an
+ * entry that a later add superseded may stay there, stale, until the heap drops it);
+ * <li>after every operation no live entry of the heap is due at the time that operation
+ * read;
+ * <li>when the heap has a live entry, {@link #armed} is set, with a deadline no later
+ * than the first live entry's ready time; superseded timers are cancelled.
  * </ul>
  *
  * @param <T> the item type
@@ -113,10 +115,10 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 			return null;
 		}
 		long readyAt = Nanos.saturatedAdd(now, delayNanos);
-		QueueEntry<T> fresh = newEntry(item, QueueEntry.WAITING, priority);
-		QueueEntry<T> entry = this.entries.putIfAbsent(item, fresh);
+		QueueEntry<T> entry = this.entries.find(item);
 		if (entry == null) {
-			entry = fresh;
+			entry = newEntry(item, QueueEntry.WAITING, priority);
+			this.entries.insert(entry);
 		}
 		else {
 			raiseLocked(entry, priority);
@@ -126,8 +128,10 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 				if (readyAt >= waiting.readyAt) {
 					return null;
 				}
-				waiting.readyAt = readyAt;
-				this.heap.movedEarlier(waiting);
+				WaitingEntry<T> earlier = new WaitingEntry<>(entry, readyAt, waiting.sequence);
+				entry.waiting = earlier;
+				this.heap.superseded();
+				this.heap.add(earlier);
 				return rearmLocked();
 			}
 			entry.set(state | QueueEntry.WAITING);
@@ -153,8 +157,8 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 	void cancelWaitingLocked(QueueEntry<T> entry) {
 		WaitingEntry<T> waiting = entry.waiting;
 		if (waiting != null) {
-			this.heap.remove(waiting);
 			entry.waiting = null;
+			this.heap.superseded();
 			this.metrics.waiting(this.heap.size());
 		}
 	}
@@ -199,13 +203,11 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 		int discarded = this.heap.size();
 		if (discarded > 0) {
 			List<WaitingEntry<T>> inOrder = new ArrayList<>(discarded);
-			for (int i = 0; i < discarded; i++) {
-				inOrder.add(this.heap.get(i));
-			}
+			this.heap.forEachLive(inOrder::add);
 			inOrder.sort((a, b) -> a.isBefore(b) ? -1 : 1);
 			this.discarded = inOrder.stream().map((waiting) -> waiting.entry.item).toList();
-			for (int i = 0; i < discarded; i++) {
-				QueueEntry<T> entry = this.heap.get(i).entry;
+			for (WaitingEntry<T> waiting : inOrder) {
+				QueueEntry<T> entry = waiting.entry;
 				entry.waiting = null;
 				int state = entry.state() & ~QueueEntry.WAITING;
 				if (this.traces != null && (state & QueueEntry.DIRTY) == 0) {

@@ -159,7 +159,7 @@ public class DefaultWorkQueue<T> extends ItemStates<T> implements TracedQueue<T>
 		long workNanos = -1;
 		synchronized (this.lock) {
 			promoteDueLocked();
-			QueueEntry<T> entry = this.entries.get(item);
+			QueueEntry<T> entry = this.entries.find(item);
 			if (entry == null) {
 				return;
 			}

@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SortedMap;
-import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 
@@ -35,18 +34,19 @@ import io.github.workqueue.core.trace.TraceCarry;
  * under {@link #lock}, one per queue and shared with the layers built on this class, and
  * every read but four is made under it too. The exceptions:
  * <ul>
- * <li>A duplicate add is answered without the lock. It reads the item's entry state,
- * {@linkplain QueueEntry#confirm(int) confirms} it with a compare-and-set, then reads
- * {@link #shuttingDown}; it takes effect at the compare-and-set, where the item was dirty
- * and not waiting and the queue was not yet shutting down (shutdown is never undone), so
- * the add changes nothing, as in the sequential model. A locked operation takes effect at
- * its first write of an entry state or of {@link #shuttingDown} (or at its lock
- * acquisition if it writes neither); a locked operation writes at most one entry state
- * apart from promotions of due items, which the model attributes to the passing of time,
- * and a shutdown sets its flag before it touches any entry. So what a duplicate add sees
- * is always the state of the model at its compare-and-set. For that reason {@link #len()}
- * is read under the lock: a duplicate add can return while the add it duplicates is still
- * inside the lock.
+ * <li>A duplicate add is answered without the lock. It looks the item's entry up in
+ * {@link #entries} (a lookup that misses, as one without the lock may, sends the add to
+ * the lock; see {@link EntryTable}), reads its state, {@linkplain QueueEntry#confirm(int)
+ * confirms} it with a compare-and-set, then reads {@link #shuttingDown}; it takes effect
+ * at the compare-and-set, where the item was dirty and not waiting and the queue was not
+ * yet shutting down (shutdown is never undone), so the add changes nothing, as in the
+ * sequential model. A locked operation takes effect at its first write of an entry state
+ * or of {@link #shuttingDown} (or at its lock acquisition if it writes neither); a locked
+ * operation writes at most one entry state apart from promotions of due items, which the
+ * model attributes to the passing of time, and a shutdown sets its flag before it touches
+ * any entry. So what a duplicate add sees is always the state of the model at its
+ * compare-and-set. For that reason {@link #len()} is read under the lock: a duplicate add
+ * can return while the add it duplicates is still inside the lock.
  * <li>{@link #isShuttingDown()} reads the volatile flag.
  * <li>A processing reads its item's trace contexts (see {@link AddTraceStore}).
  * <li>The metrics' scan for the oldest ready item reads entry states and add times (see
@@ -95,8 +95,8 @@ abstract class ItemStates<T> implements WorkQueue<T> {
 	/** The queue's one lock (a monitor), shared with the layers built on this class. */
 	final Object lock = new Object();
 
-	/** Written under {@code lock}, read without it only by a duplicate add. */
-	final ConcurrentHashMap<T, QueueEntry<T>> entries = new ConcurrentHashMap<>();
+	/** Written under {@code lock}, read without it by a duplicate add and the gauges. */
+	final EntryTable<T> entries = new EntryTable<>();
 
 	/** Guarded by {@code lock}: the ready entries, in the order they leave. */
 	final ReadyItems<T> ready;
@@ -139,7 +139,7 @@ abstract class ItemStates<T> implements WorkQueue<T> {
 	public void add(T item) {
 		Objects.requireNonNull(item, "item");
 		String trace = TraceCarry.ofAdd(this.traceCapture);
-		QueueEntry<T> seen = (trace == null) ? this.entries.get(item) : null;
+		QueueEntry<T> seen = (trace == null) ? this.entries.find(item) : null;
 		if (seen != null) {
 			int state = seen.state();
 			if ((state & (QueueEntry.DIRTY | QueueEntry.WAITING | QueueEntry.REMOVED)) == QueueEntry.DIRTY
@@ -193,11 +193,10 @@ abstract class ItemStates<T> implements WorkQueue<T> {
 		if (this.shuttingDown) {
 			return DROPPED;
 		}
-		// One map operation for the common case, a new item; the entry made for nothing
-		// when the item has one already is short-lived.
-		QueueEntry<T> fresh = newEntry(item, QueueEntry.DIRTY, priority);
-		QueueEntry<T> entry = this.entries.putIfAbsent(item, fresh);
+		QueueEntry<T> entry = this.entries.find(item);
 		if (entry == null) {
+			QueueEntry<T> fresh = newEntry(item, QueueEntry.DIRTY, priority);
+			this.entries.insert(fresh);
 			becameDirtyLocked(fresh);
 			enqueueLocked(fresh);
 			return ADDED;
@@ -238,7 +237,7 @@ abstract class ItemStates<T> implements WorkQueue<T> {
 		boolean removed;
 		synchronized (this.lock) {
 			promoteDueLocked();
-			QueueEntry<T> entry = this.entries.get(item);
+			QueueEntry<T> entry = this.entries.find(item);
 			removed = entry != null && removeLocked(entry);
 		}
 		if (removed) {
@@ -387,7 +386,7 @@ abstract class ItemStates<T> implements WorkQueue<T> {
 	 */
 	final void releaseLocked(QueueEntry<T> entry) {
 		entry.set(QueueEntry.REMOVED);
-		this.entries.remove(entry.item, entry);
+		this.entries.remove(entry);
 	}
 
 }

@@ -84,16 +84,16 @@ final class UnfinishedWorkGauges<T> {
 	 * later would.
 	 */
 	private long oldestReadyAge(long now) {
-		long oldest = Long.MAX_VALUE;
-		for (QueueEntry<T> entry : this.queue.entries.values()) {
+		long[] oldest = { Long.MAX_VALUE };
+		this.queue.entries.forEach((entry) -> {
 			if ((entry.state() & (QueueEntry.DIRTY | QueueEntry.PROCESSING)) == QueueEntry.DIRTY) {
 				long addedAt = ((TimedQueueEntry<T>) entry).addedAt();
 				if (addedAt != TimedQueueEntry.NO_TIME) {
-					oldest = Math.min(oldest, addedAt);
+					oldest[0] = Math.min(oldest[0], addedAt);
 				}
 			}
-		}
-		return (oldest == Long.MAX_VALUE) ? 0 : Math.max(0, now - oldest);
+		});
+		return (oldest[0] == Long.MAX_VALUE) ? 0 : Math.max(0, now - oldest[0]);
 	}
 
 }

@@ -28,7 +28,7 @@ class UnfinishedWorkGaugesTest {
 			.clock(clock)
 			.metricsProvider(metrics)
 			.<String>buildRateLimiting();
-		queue.entries.put("stamped-later", new TimedQueueEntry<>("stamped-later", QueueEntry.DIRTY, 0));
+		queue.entries.insert(new TimedQueueEntry<>("stamped-later", QueueEntry.DIRTY, 0));
 		clock.step(Duration.ofMillis(500));
 		assertThat(metrics.oldestReadyItemSeconds("gauges")).isZero();
 
