@@ -7,30 +7,34 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A queue's entries by item: an open-addressing hash table (linear probing, at most half
- * full) that holds the {@link QueueEntry} objects themselves, with no node per mapping.
- * It replaces a {@code ConcurrentHashMap} whose node allocation and resize copies were
- * most of the cost of a first add.
+ * A queue's entries by item: an open-addressing hash table (linear probing) that holds
+ * the {@link QueueEntry} objects themselves, with no node per mapping. It replaces a
+ * {@code ConcurrentHashMap} whose node allocation and resize copies were most of the cost
+ * of a first add. A removed entry leaves a {@link #TOMBSTONE} that later inserts reuse,
+ * so no entry ever moves within an array: a removal is one store.
  *
  * <p>
  * <b>Concurrency.</b> Every change is made under the owning queue's lock. Reads under
  * that lock are exact. {@link #find(Object)} and {@link #forEach(Consumer)} may also run
  * without it, and then promise less than a concurrent map: such a read may miss an entry
- * that a concurrent change is moving (a removal shifts later entries back; a resize
- * publishes a new array) and may return an entry that has since left the table. Both
- * readers tolerate that: a duplicate add checks the state of the entry it found (an entry
- * that left is {@link QueueEntry#REMOVED} for ever) and takes the lock when it finds
- * none; the oldest-ready gauge is a moment's estimate. Slots are written with release
- * stores and read with acquire loads, and the array is published through a volatile
- * field, so a reader that finds an entry sees it fully made.
+ * inserted into a new array while it read the old one, and may return an entry that has
+ * since left the table. Both readers tolerate that: a duplicate add checks the state of
+ * the entry it found (an entry that left is {@link QueueEntry#REMOVED} for ever) and
+ * takes the lock when it finds none; the oldest-ready gauge is a moment's estimate. Slots
+ * are written with release stores and read with acquire loads, and an array is published
+ * through a volatile field once filled, so a reader that finds an entry sees it fully
+ * made.
  *
  * <p>
- * <b>Invariants</b>, under the lock: {@link #size} is the number of non-null slots and at
- * most half the length of {@link #slots} (so every probe ends at a null slot); each entry
- * sits in the first null-free run from its home slot, with no null between its home and
- * it; an item has at most one entry. Keys whose hash codes are equal probe one after
- * another (there are no tree bins, as in a {@code HashMap}), so such keys cost time in
- * proportion to their number.
+ * <b>Invariants</b>, under the lock: {@link #size} counts the entries and {@link #used}
+ * the slots that are not null (entries and tombstones); {@code used} is at most half the
+ * length of {@link #slots}, so every probe ends at a null slot; an entry sits after its
+ * home slot with no null between them; an item has at most one entry. Keys whose hash
+ * codes are equal probe one after another (there are no tree bins, as in a
+ * {@code HashMap}), so such keys cost time in proportion to their number. When the used
+ * slots reach half the array, it is rebuilt without tombstones, at twice its length if
+ * the entries fill more than a quarter of it; it never shrinks, as a
+ * {@code ConcurrentHashMap}'s does not.
  *
  * @param <T> the item type
  */
@@ -40,13 +44,23 @@ final class EntryTable<T> {
 
 	private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(QueueEntry[].class);
 
+	/** What a removal leaves in its slot; never equal to an item. */
+	private static final QueueEntry<?> TOMBSTONE = new QueueEntry<>(new Object(), QueueEntry.REMOVED, 0);
+
 	private volatile @Nullable QueueEntry<T>[] slots = newArray(INITIAL_CAPACITY);
 
 	private int size;
 
+	private int used;
+
 	/** The number of entries; under the lock. */
 	int size() {
 		return this.size;
+	}
+
+	/** The length of the array; under the lock. */
+	int capacity() {
+		return this.slots.length;
 	}
 
 	/**
@@ -64,7 +78,7 @@ final class EntryTable<T> {
 			if (entry == null) {
 				return null;
 			}
-			if (entry.item == item || entry.item.equals(item)) {
+			if (entry != TOMBSTONE && (entry.item == item || entry.item.equals(item))) {
 				return entry;
 			}
 			index = (index + 1) & mask;
@@ -77,60 +91,54 @@ final class EntryTable<T> {
 	 * @param entry the new entry
 	 */
 	void insert(QueueEntry<T> entry) {
-		if (2 * (this.size + 1) > this.slots.length) {
-			this.slots = resized(this.slots, 2 * this.slots.length);
+		if (2 * (this.used + 1) > this.slots.length) {
+			int capacity = this.slots.length;
+			this.slots = rebuilt(this.slots, (4 * (this.size + 1) > capacity) ? 2 * capacity : capacity);
+			this.used = this.size;
 		}
 		QueueEntry<T>[] table = this.slots;
 		int mask = table.length - 1;
 		int index = home(entry.item, mask);
-		while (table[index] != null) {
+		QueueEntry<T> occupant;
+		while ((occupant = table[index]) != null && occupant != TOMBSTONE) {
 			index = (index + 1) & mask;
+		}
+		if (occupant == null) {
+			this.used++;
 		}
 		SLOT.setRelease(table, index, entry);
 		this.size++;
 	}
 
 	/**
-	 * Removes this entry if the table holds it; under the lock. The entries after it in
-	 * its run move back, so that no probe passes a null before reaching its entry.
+	 * Removes this entry if the table holds it, leaving a tombstone; under the lock.
 	 * @param entry the entry
 	 */
 	void remove(QueueEntry<T> entry) {
 		QueueEntry<T>[] table = this.slots;
 		int mask = table.length - 1;
-		int hole = home(entry.item, mask);
-		while (table[hole] != entry) {
-			if (table[hole] == null) {
+		int index = home(entry.item, mask);
+		QueueEntry<T> occupant;
+		while ((occupant = table[index]) != entry) {
+			if (occupant == null) {
 				return;
 			}
-			hole = (hole + 1) & mask;
+			index = (index + 1) & mask;
 		}
-		int next = (hole + 1) & mask;
-		QueueEntry<T> candidate;
-		while ((candidate = table[next]) != null) {
-			int candidateHome = home(candidate.item, mask);
-			// The candidate may fill the hole unless its home lies after the hole, up to
-			// the candidate's own slot (cyclically).
-			if (((next - candidateHome) & mask) >= ((next - hole) & mask)) {
-				SLOT.setRelease(table, hole, candidate);
-				hole = next;
-			}
-			next = (next + 1) & mask;
-		}
-		SLOT.setRelease(table, hole, null);
+		SLOT.setRelease(table, index, TOMBSTONE);
 		this.size--;
 	}
 
 	/**
 	 * Runs the action for each entry of the array as it is read; without the lock an
-	 * entry may be missed or visited twice (see the class comment).
+	 * entry may be missed (see the class comment).
 	 * @param action what to run
 	 */
 	void forEach(Consumer<? super QueueEntry<T>> action) {
 		QueueEntry<T>[] table = this.slots;
 		for (int i = 0; i < table.length; i++) {
 			QueueEntry<T> entry = slot(table, i);
-			if (entry != null) {
+			if (entry != null && entry != TOMBSTONE) {
 				action.accept(entry);
 			}
 		}
@@ -142,11 +150,12 @@ final class EntryTable<T> {
 		return (item.hashCode() * 0x9E3779B9) >>> Integer.numberOfLeadingZeros(mask);
 	}
 
-	private static <T> QueueEntry<T>[] resized(QueueEntry<T>[] table, int capacity) {
+	/** A new array of the entries, without tombstones. */
+	private static <T> QueueEntry<T>[] rebuilt(QueueEntry<T>[] table, int capacity) {
 		QueueEntry<T>[] grown = newArray(capacity);
 		int mask = capacity - 1;
 		for (QueueEntry<T> entry : table) {
-			if (entry != null) {
+			if (entry != null && entry != TOMBSTONE) {
 				int index = home(entry.item, mask);
 				while (grown[index] != null) {
 					index = (index + 1) & mask;

@@ -12,8 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@link EntryTable} against a {@code HashMap} under random inserts and removals, with
- * keys chosen to collide: the removal's back-shift and the resize keep every entry
- * findable.
+ * keys chosen to collide: tombstones, their reuse and the rebuilds keep every entry
+ * findable, and a churn of distinct keys does not grow the array.
  */
 class EntryTableTest {
 
@@ -52,6 +52,25 @@ class EntryTableTest {
 		assertThat(visited).containsExactlyInAnyOrderElementsOf(model.values());
 		for (Map.Entry<Object, QueueEntry<Object>> mapping : model.entrySet()) {
 			assertThat(table.find(mapping.getKey())).isSameAs(mapping.getValue());
+		}
+	}
+
+	@Test
+	void aChurnOfDistinctKeysShouldReuseTheArrayRatherThanGrowIt() {
+		EntryTable<Integer> table = new EntryTable<>();
+		List<QueueEntry<Integer>> live = new ArrayList<>();
+		for (int key = 0; key < 1_000_000; key++) {
+			QueueEntry<Integer> entry = new QueueEntry<>(key, QueueEntry.DIRTY, 0);
+			table.insert(entry);
+			live.add(entry);
+			if (live.size() > 10) {
+				table.remove(live.remove(0));
+			}
+		}
+		assertThat(table.size()).isEqualTo(10);
+		assertThat(table.capacity()).isLessThanOrEqualTo(64);
+		for (QueueEntry<Integer> entry : live) {
+			assertThat(table.find(entry.item)).isSameAs(entry);
 		}
 	}
 
