@@ -25,10 +25,11 @@ import io.github.workqueue.core.trace.TracedQueue;
 
 /**
  * Workloads 1 and 6: one thread adds 1024 distinct keys, then takes and finishes each. An
- * operation is one item's add, get and done. The JDK's LinkedBlockingQueue (offer and
- * take, no dedup) is the floor; metrics on against off, on Micrometer's Prometheus
- * registry (what a Spring Boot application scrapes) and on its simple registry. What the
- * metrics alone cost per item is {@link MetricsFloorBenchmark}.
+ * operation is one item's add, get and done; in the hot-key runs, one item's get, add
+ * while processing, and done (which queues it again). The JDK's LinkedBlockingQueue
+ * (offer and take, no dedup) is the floor; metrics on against off, on Micrometer's
+ * Prometheus registry (what a Spring Boot application scrapes) and on its simple
+ * registry. What the metrics alone cost per item is {@link MetricsFloorBenchmark}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -55,6 +56,11 @@ public class CycleBenchmark {
 
 	private LinkedBlockingQueue<Integer> jdk;
 
+	/** Every key queued, for the hot-key runs. */
+	private WorkQueue<Integer> oursHot;
+
+	private DefaultWorkQueue<Integer> kubernetesHot;
+
 	@Setup(Level.Trial)
 	public void setUp() {
 		this.ours = WorkQueue.builder().name("cycle").build();
@@ -69,6 +75,12 @@ public class CycleBenchmark {
 		this.oursTraced = WorkQueue.builder().name("cycle").traceCapture(() -> CONTEXT).build();
 		this.kubernetes = new DefaultWorkQueue<>();
 		this.jdk = new LinkedBlockingQueue<>();
+		this.oursHot = WorkQueue.builder().name("cycle").build();
+		this.kubernetesHot = new DefaultWorkQueue<>();
+		for (Integer key : this.keys) {
+			this.oursHot.add(key);
+			this.kubernetesHot.add(key);
+		}
 	}
 
 	@TearDown(Level.Trial)
@@ -78,6 +90,8 @@ public class CycleBenchmark {
 		this.oursWithSimpleMetrics.shutDown();
 		this.oursTraced.shutDown();
 		this.kubernetes.shutDown();
+		this.oursHot.shutDown();
+		this.kubernetesHot.shutDown();
 	}
 
 	@Benchmark
@@ -133,6 +147,32 @@ public class CycleBenchmark {
 			Integer item = this.kubernetes.get();
 			blackhole.consume(item);
 			this.kubernetes.done(item);
+		}
+	}
+
+	/**
+	 * A hot key re-added while it is processing: take it, add it again (it goes dirty),
+	 * finish it (it is queued again). Every item of the queue is one such key.
+	 */
+	@Benchmark
+	public void workqueueHotKeys(Blackhole blackhole) throws InterruptedException {
+		WorkQueue<Integer> queue = this.oursHot;
+		for (int i = 0; i < KEYS; i++) {
+			Integer item = queue.get().orElseThrow();
+			queue.add(item);
+			blackhole.consume(item);
+			queue.done(item);
+		}
+	}
+
+	@Benchmark
+	public void kubernetesClientJavaHotKeys(Blackhole blackhole) throws InterruptedException {
+		DefaultWorkQueue<Integer> queue = this.kubernetesHot;
+		for (int i = 0; i < KEYS; i++) {
+			Integer item = queue.get();
+			queue.add(item);
+			blackhole.consume(item);
+			queue.done(item);
 		}
 	}
 
