@@ -129,6 +129,7 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 					return null;
 				}
 				WaitingEntry<T> earlier = new WaitingEntry<>(entry, readyAt, waiting.sequence);
+				waiting.supersede();
 				entry.waiting = earlier;
 				this.heap.superseded();
 				this.heap.add(earlier);
@@ -157,6 +158,7 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 	void cancelWaitingLocked(QueueEntry<T> entry) {
 		WaitingEntry<T> waiting = entry.waiting;
 		if (waiting != null) {
+			waiting.supersede();
 			entry.waiting = null;
 			this.heap.superseded();
 			this.metrics.waiting(this.heap.size());
@@ -176,9 +178,10 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 		WaitingEntry<T> first;
 		while ((first = this.heap.peek()) != null && first.readyAt <= now) {
 			this.heap.poll();
-			first.entry.waiting = null;
+			QueueEntry<T> entry = first.entry();
+			entry.waiting = null;
 			promoted++;
-			if (addEntryLocked(first.entry, first.entry.priority)) {
+			if (addEntryLocked(entry, entry.priority)) {
 				added++;
 			}
 		}
@@ -205,9 +208,9 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 			List<WaitingEntry<T>> inOrder = new ArrayList<>(discarded);
 			this.heap.forEachLive(inOrder::add);
 			inOrder.sort((a, b) -> a.isBefore(b) ? -1 : 1);
-			this.discarded = inOrder.stream().map((waiting) -> waiting.entry.item).toList();
+			this.discarded = inOrder.stream().map((waiting) -> waiting.entry().item).toList();
 			for (WaitingEntry<T> waiting : inOrder) {
-				QueueEntry<T> entry = waiting.entry;
+				QueueEntry<T> entry = waiting.entry();
 				entry.waiting = null;
 				int state = entry.state() & ~QueueEntry.WAITING;
 				if (this.traces != null && (state & QueueEntry.DIRTY) == 0) {

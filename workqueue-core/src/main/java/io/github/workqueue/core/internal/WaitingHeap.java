@@ -8,11 +8,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * A binary min-heap of {@link WaitingEntry} ordered by ready time, then sequence, with
  * the ready times kept in their own array: an insert compares and moves array slots only,
- * and touches no entry unless two ready times are equal. Entries are removed lazily: an
- * entry is <em>live</em> while its item's {@link QueueEntry#waiting} is that entry; one
- * that is superseded (its item was added, removed, or moved earlier with a new entry)
- * stays in the arrays, stale, until it reaches the top or the arrays are compacted. So a
- * removal costs O(1), and the owner tells the heap of it with {@link #superseded()}.
+ * and touches no entry unless two ready times are equal. Entries are removed lazily: one
+ * that its owner {@linkplain WaitingEntry#supersede() supersedes} (its item was added,
+ * removed, or moved earlier with a new entry) stays in the arrays, stale, until it
+ * reaches the top or the arrays are compacted. So a removal costs O(1), and the owner
+ * tells the heap of it with {@link #superseded()}.
  *
  * <p>
  * <b>Invariants.</b> The slots {@code [0, length)} form a heap by (ready time, sequence);

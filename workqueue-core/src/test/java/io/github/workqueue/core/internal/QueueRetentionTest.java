@@ -32,6 +32,28 @@ class QueueRetentionTest {
 		assertThat(delayed.get()).as("delayed, processed and forgotten").isNull();
 	}
 
+	@Test
+	void anItemWhoseDelayedAddWasSupersededShouldNotBeRetained() throws InterruptedException {
+		FakeClock clock = new FakeClock();
+		RateLimitingQueue<Key> queue = WorkQueue.builder().clock(clock).buildRateLimiting();
+		Key key = new Key("superseded");
+		queue.addAfter(key, Duration.ofHours(1));
+		queue.addAfter(key, Duration.ofMinutes(1));
+		queue.add(key);
+		Key taken = queue.get().orElseThrow();
+		queue.done(taken);
+		WeakReference<Key> reference = new WeakReference<>(key);
+		key = null;
+		taken = null;
+		for (int i = 0; i < 50 && reference.get() != null; i++) {
+			System.gc();
+			Thread.sleep(10);
+		}
+		assertThat(reference.get()).as("its two stale waiting entries are still in the heap").isNull();
+		assertThat(queue.len()).isZero();
+		assertThat(queue.waitingLen()).isZero();
+	}
+
 	private static WeakReference<Key> processOnce(RateLimitingQueue<Key> queue, FakeClock clock, Key key,
 			boolean delayed) throws InterruptedException {
 		if (delayed) {

@@ -45,6 +45,7 @@ class WaitingHeapTest {
 			else if (current != null && action < 4 && current.readyAt > 0) {
 				WaitingEntry<Integer> earlier = new WaitingEntry<>(item, random.nextLong(current.readyAt),
 						current.sequence);
+				current.supersede();
 				item.waiting = earlier;
 				heap.superseded();
 				heap.add(earlier);
@@ -52,6 +53,7 @@ class WaitingHeapTest {
 				model.add(earlier);
 			}
 			else if (current != null && action < 7) {
+				current.supersede();
 				item.waiting = null;
 				heap.superseded();
 				model.remove(current);
@@ -61,7 +63,7 @@ class WaitingHeapTest {
 				assertThat(first).as("step %d", step).isSameAs(model.isEmpty() ? null : model.first());
 				if (first != null) {
 					heap.poll();
-					first.entry.waiting = null;
+					first.entry().waiting = null;
 					model.pollFirst();
 				}
 			}
@@ -74,7 +76,7 @@ class WaitingHeapTest {
 		while ((first = heap.peek()) != null) {
 			assertThat(first).isSameAs(model.pollFirst());
 			heap.poll();
-			first.entry.waiting = null;
+			first.entry().waiting = null;
 		}
 		assertThat(model).isEmpty();
 	}
