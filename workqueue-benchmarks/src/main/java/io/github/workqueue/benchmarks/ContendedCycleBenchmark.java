@@ -5,7 +5,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 import io.kubernetes.client.extended.workqueue.DefaultWorkQueue;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Group;
@@ -110,20 +109,6 @@ public class ContendedCycleBenchmark {
 
 	}
 
-	/** Items a consumer took, reported as a rate. */
-	@State(Scope.Thread)
-	@AuxCounters(AuxCounters.Type.OPERATIONS)
-	public static class Consumed {
-
-		public long consumed;
-
-		@Setup(Level.Iteration)
-		public void reset() {
-			this.consumed = 0;
-		}
-
-	}
-
 	@Benchmark
 	@Group("workqueue")
 	@GroupThreads(2)
@@ -137,7 +122,7 @@ public class ContendedCycleBenchmark {
 	@Benchmark
 	@Group("workqueue")
 	@GroupThreads(2)
-	public void workqueueConsume(Queues queues, Consumed consumed) throws InterruptedException {
+	public void workqueueConsume(Queues queues, ConsumedItems consumed) throws InterruptedException {
 		Integer item = queues.ours.get().orElseThrow();
 		queues.ours.done(item);
 		consumed.consumed++;
@@ -156,7 +141,7 @@ public class ContendedCycleBenchmark {
 	@Benchmark
 	@Group("kubernetesClientJava")
 	@GroupThreads(2)
-	public void kubernetesConsume(Queues queues, Consumed consumed) throws InterruptedException {
+	public void kubernetesConsume(Queues queues, ConsumedItems consumed) throws InterruptedException {
 		Integer item = queues.kubernetes.get();
 		queues.kubernetes.done(item);
 		consumed.consumed++;

@@ -4,7 +4,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import io.kubernetes.client.extended.workqueue.DefaultWorkQueue;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Group;
@@ -60,20 +59,6 @@ public class DedupStormBenchmark {
 
 	}
 
-	/** Items the consumer actually took, reported as a rate. */
-	@State(Scope.Thread)
-	@AuxCounters(AuxCounters.Type.OPERATIONS)
-	public static class Consumed {
-
-		public long consumed;
-
-		@Setup(Level.Iteration)
-		public void reset() {
-			this.consumed = 0;
-		}
-
-	}
-
 	@Benchmark
 	@Group("workqueue")
 	@GroupThreads(4)
@@ -84,7 +69,7 @@ public class DedupStormBenchmark {
 	@Benchmark
 	@Group("workqueue")
 	@GroupThreads(1)
-	public void workqueueConsume(Queues queues, Consumed consumed) throws InterruptedException {
+	public void workqueueConsume(Queues queues, ConsumedItems consumed) throws InterruptedException {
 		Integer item = queues.ours.get().orElseThrow();
 		queues.ours.done(item);
 		consumed.consumed++;
@@ -100,7 +85,7 @@ public class DedupStormBenchmark {
 	@Benchmark
 	@Group("kubernetesClientJava")
 	@GroupThreads(1)
-	public void kubernetesConsume(Queues queues, Consumed consumed) throws InterruptedException {
+	public void kubernetesConsume(Queues queues, ConsumedItems consumed) throws InterruptedException {
 		Integer item = queues.kubernetes.get();
 		queues.kubernetes.done(item);
 		consumed.consumed++;
