@@ -2,6 +2,7 @@ package io.github.workqueue.core.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,13 +33,11 @@ import io.github.workqueue.core.trace.TraceCarry;
  * empty a timer is armed for a deadline no later than the earliest ready time.
  * Invariants, under the lock:
  * <ul>
- * <li>an item's {@link QueueEntry#WAITING} bit is set exactly when its
- * {@link QueueEntry#waiting} entry is set, and that entry is live in {@link #heap} (an
- * entry that a later add superseded may stay there, stale, until the heap drops it);
- * <li>after every operation no live entry of the heap is due at the time that operation
- * read;
- * <li>when the heap has a live entry, {@link #armed} is set, with a deadline no later
- * than the first live entry's ready time; superseded timers are cancelled.
+ * <li>an item's {@link QueueEntry#WAITING} bit is set exactly when its entry is in
+ * {@link #heap} (its {@link QueueEntry#waitingSlot} is set), once;
+ * <li>after every operation no entry of the heap is due at the time that operation read;
+ * <li>when the heap is not empty, {@link #armed} is set, with a deadline no later than
+ * the first entry's ready time; superseded timers are cancelled.
  * </ul>
  *
  * @param <T> the item type
@@ -122,24 +121,16 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 		}
 		else {
 			raiseLocked(entry, priority);
-			int state = entry.state();
-			WaitingEntry<T> waiting = entry.waiting;
-			if (waiting != null) {
-				if (readyAt >= waiting.readyAt) {
+			if (entry.waitingSlot != WaitingHeap.NO_SLOT) {
+				if (readyAt >= this.heap.readyAt(entry)) {
 					return null;
 				}
-				WaitingEntry<T> earlier = new WaitingEntry<>(entry, readyAt, waiting.sequence);
-				waiting.supersede();
-				entry.waiting = earlier;
-				this.heap.superseded();
-				this.heap.add(earlier);
+				this.heap.moveEarlier(entry, readyAt);
 				return rearmLocked();
 			}
-			entry.set(state | QueueEntry.WAITING);
+			entry.set(entry.state() | QueueEntry.WAITING);
 		}
-		WaitingEntry<T> waiting = new WaitingEntry<>(entry, readyAt, this.nextSequence++);
-		entry.waiting = waiting;
-		this.heap.add(waiting);
+		this.heap.add(entry, readyAt, this.nextSequence++);
 		this.metrics.waiting(this.heap.size());
 		return rearmLocked();
 	}
@@ -156,11 +147,8 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 
 	@Override
 	void cancelWaitingLocked(QueueEntry<T> entry) {
-		WaitingEntry<T> waiting = entry.waiting;
-		if (waiting != null) {
-			waiting.supersede();
-			entry.waiting = null;
-			this.heap.superseded();
+		if (entry.waitingSlot != WaitingHeap.NO_SLOT) {
+			this.heap.remove(entry);
 			this.metrics.waiting(this.heap.size());
 		}
 	}
@@ -175,11 +163,8 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 	private void promoteDueLocked(long now) {
 		int promoted = 0;
 		int added = 0;
-		WaitingEntry<T> first;
-		while ((first = this.heap.peek()) != null && first.readyAt <= now) {
-			this.heap.poll();
-			QueueEntry<T> entry = first.entry();
-			entry.waiting = null;
+		QueueEntry<T> entry;
+		while ((entry = this.heap.pollReady(now)) != null) {
 			promoted++;
 			if (addEntryLocked(entry, entry.priority)) {
 				added++;
@@ -205,13 +190,10 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 	void discardWaitingLocked() {
 		int discarded = this.heap.size();
 		if (discarded > 0) {
-			List<WaitingEntry<T>> inOrder = new ArrayList<>(discarded);
-			this.heap.forEachLive(inOrder::add);
-			inOrder.sort((a, b) -> a.isBefore(b) ? -1 : 1);
-			this.discarded = inOrder.stream().map((waiting) -> waiting.entry().item).toList();
-			for (WaitingEntry<T> waiting : inOrder) {
-				QueueEntry<T> entry = waiting.entry();
-				entry.waiting = null;
+			List<T> inOrder = new ArrayList<>(discarded);
+			QueueEntry<T> entry;
+			while ((entry = this.heap.pollReady(Long.MAX_VALUE)) != null) {
+				inOrder.add(entry.item);
 				int state = entry.state() & ~QueueEntry.WAITING;
 				if (this.traces != null && (state & QueueEntry.DIRTY) == 0) {
 					// No add of it is left to process: the contexts of its delayed adds
@@ -225,6 +207,7 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 					entry.set(state);
 				}
 			}
+			this.discarded = Collections.unmodifiableList(inOrder);
 			this.heap.clear();
 			this.metrics.waiting(0);
 			this.discardedUnreported.addAndGet(discarded);
@@ -258,15 +241,18 @@ public class DefaultDelayingQueue<T> extends DefaultWorkQueue<T> implements Dela
 	 * @return the new timer, to start once the lock is released
 	 */
 	private @Nullable DelayTimer rearmLocked() {
-		WaitingEntry<T> first = this.heap.peek();
+		if (this.heap.size() == 0) {
+			return null;
+		}
+		long first = this.heap.firstReadyAt();
 		DelayTimer current = this.armed;
-		if (first == null || (current != null && current.deadline <= first.readyAt)) {
+		if (current != null && current.deadline <= first) {
 			return null;
 		}
 		if (current != null) {
 			current.cancel();
 		}
-		DelayTimer timer = new DelayTimer(this.clock, first.readyAt, this.fire);
+		DelayTimer timer = new DelayTimer(this.clock, first, this.fire);
 		this.armed = timer;
 		return timer;
 	}

@@ -6,7 +6,7 @@ import java.lang.invoke.VarHandle;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One item's record in a {@link DefaultWorkQueue}: its state bits and its waiting entry;
+ * One item's record in a {@link DefaultWorkQueue}: its state bits and its waiting slot;
  * {@link TimedQueueEntry} adds what metrics need.
  *
  * <p>
@@ -68,8 +68,11 @@ class QueueEntry<T> {
 	@SuppressWarnings("unused") // written through STATE
 	private volatile int state;
 
-	/** Its pending delayed add, set exactly when {@link #WAITING} is. */
-	@Nullable WaitingEntry<T> waiting;
+	/**
+	 * Its slot in the delaying layer's {@link WaitingHeap} while its delayed add is
+	 * pending (exactly when {@link #WAITING} is set), else {@link WaitingHeap#NO_SLOT}.
+	 */
+	int waitingSlot = WaitingHeap.NO_SLOT;
 
 	/** See the class comment. */
 	int priority;

@@ -2,7 +2,9 @@ package io.github.workqueue.core.internal;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 
@@ -11,22 +13,26 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link WaitingHeap} against a sorted set of the live entries, under random adds,
- * earlier moves, cancels and polls, with few distinct ready times so that ties are
- * common: the first live entry is always the model's first, and enough supersessions run
- * to compact the arrays many times.
+ * {@link WaitingHeap} against a sorted set of the waiting entries, under random adds,
+ * earlier moves, removals and polls at random times, with few distinct ready times so
+ * that ties (decided by sequence) are common, and enough churn that slots are reused many
+ * times over.
  */
 class WaitingHeapTest {
 
-	private static final Comparator<WaitingEntry<Integer>> ORDER = Comparator
-		.<WaitingEntry<Integer>>comparingLong((waiting) -> waiting.readyAt)
-		.thenComparingLong((waiting) -> waiting.sequence);
+	/** One waiting entry in the model. */
+	private record Waiting(QueueEntry<Integer> entry, long readyAt, long sequence) {
+	}
+
+	private static final Comparator<Waiting> ORDER = Comparator.comparingLong(Waiting::readyAt)
+		.thenComparingLong(Waiting::sequence);
 
 	@Test
-	void theFirstLiveEntryShouldFollowTheModelThroughSupersessionsAndCompactions() {
+	void shouldOrderByReadyTimeThenSequenceThroughMovesRemovalsAndSlotReuse() {
 		SplittableRandom random = new SplittableRandom(7);
 		WaitingHeap<Integer> heap = new WaitingHeap<>();
-		TreeSet<WaitingEntry<Integer>> model = new TreeSet<>(ORDER);
+		TreeSet<Waiting> model = new TreeSet<>(ORDER);
+		Map<QueueEntry<Integer>, Waiting> waiting = new HashMap<>();
 		List<QueueEntry<Integer>> items = new ArrayList<>();
 		for (int i = 0; i < 300; i++) {
 			items.add(new QueueEntry<>(i, 0, 0));
@@ -34,51 +40,56 @@ class WaitingHeapTest {
 		long sequence = 0;
 		for (int step = 0; step < 300_000; step++) {
 			QueueEntry<Integer> item = items.get(random.nextInt(items.size()));
-			WaitingEntry<Integer> current = item.waiting;
+			Waiting current = waiting.get(item);
 			int action = random.nextInt(10);
 			if (current == null && action < 6) {
-				WaitingEntry<Integer> waiting = new WaitingEntry<>(item, random.nextInt(50), sequence++);
-				item.waiting = waiting;
-				heap.add(waiting);
-				model.add(waiting);
+				Waiting added = new Waiting(item, random.nextInt(50), sequence++);
+				heap.add(item, added.readyAt(), added.sequence());
+				model.add(added);
+				waiting.put(item, added);
 			}
-			else if (current != null && action < 4 && current.readyAt > 0) {
-				WaitingEntry<Integer> earlier = new WaitingEntry<>(item, random.nextLong(current.readyAt),
-						current.sequence);
-				current.supersede();
-				item.waiting = earlier;
-				heap.superseded();
-				heap.add(earlier);
+			else if (current != null && action < 4 && current.readyAt() > 0) {
+				Waiting earlier = new Waiting(item, random.nextLong(current.readyAt()), current.sequence());
+				heap.moveEarlier(item, earlier.readyAt());
 				model.remove(current);
 				model.add(earlier);
+				waiting.put(item, earlier);
 			}
 			else if (current != null && action < 7) {
-				current.supersede();
-				item.waiting = null;
-				heap.superseded();
+				heap.remove(item);
 				model.remove(current);
+				waiting.remove(item);
+				assertThat(item.waitingSlot).isEqualTo(WaitingHeap.NO_SLOT);
 			}
 			else if (action >= 8) {
-				WaitingEntry<Integer> first = heap.peek();
-				assertThat(first).as("step %d", step).isSameAs(model.isEmpty() ? null : model.first());
-				if (first != null) {
-					heap.poll();
-					first.entry().waiting = null;
+				long now = random.nextInt(50);
+				Waiting first = model.isEmpty() ? null : model.first();
+				QueueEntry<Integer> polled = heap.pollReady(now);
+				if (first != null && first.readyAt() <= now) {
+					assertThat(polled).as("step %d", step).isSameAs(first.entry());
 					model.pollFirst();
+					waiting.remove(polled);
+					assertThat(polled.waitingSlot).isEqualTo(WaitingHeap.NO_SLOT);
+				}
+				else {
+					assertThat(polled).as("step %d", step).isNull();
 				}
 			}
 			assertThat(heap.size()).isEqualTo(model.size());
+			if (current != null && waiting.containsKey(item)) {
+				assertThat(heap.readyAt(item)).isEqualTo(waiting.get(item).readyAt());
+			}
+			if (!model.isEmpty()) {
+				assertThat(heap.firstReadyAt()).isEqualTo(model.first().readyAt());
+			}
 		}
-		List<WaitingEntry<Integer>> live = new ArrayList<>();
-		heap.forEachLive(live::add);
-		assertThat(live).containsExactlyInAnyOrderElementsOf(model);
-		WaitingEntry<Integer> first;
-		while ((first = heap.peek()) != null) {
-			assertThat(first).isSameAs(model.pollFirst());
-			heap.poll();
-			first.entry().waiting = null;
+		QueueEntry<Integer> polled;
+		while ((polled = heap.pollReady(Long.MAX_VALUE)) != null) {
+			assertThat(polled).isSameAs(model.pollFirst().entry());
 		}
 		assertThat(model).isEmpty();
+		heap.clear();
+		assertThat(heap.size()).isZero();
 	}
 
 }
