@@ -21,8 +21,10 @@ import io.github.workqueue.core.WorkQueue;
  * takes them, then counts how many arrive within 10s plus a grace period, and how late
  * each arrives against its ready time (p50, p99, max). An item's ready time is the later
  * of the time it was asked for and the time addAfter was called: adding a million items
- * takes a while, and an item cannot arrive before it was added. Not a JMH benchmark: it
- * measures delivery, not speed. Run with
+ * takes a while, and an item cannot arrive before it was added. Each queue first runs
+ * {@code -DwarmUpRounds} (3) unreported rounds of 100 k keys due within one second, so
+ * that its code is compiled, as JMH's warm-ups do. Not a JMH benchmark: it measures
+ * delivery, not speed. Run with
  * {@code java -cp benchmarks.jar io.github.workqueue.benchmarks.DelayedArrivalMeasurement}.
  */
 public final class DelayedArrivalMeasurement {
@@ -31,26 +33,38 @@ public final class DelayedArrivalMeasurement {
 
 	private static final long GRACE_NANOS = Duration.ofSeconds(3).toNanos();
 
+	private static final long WARM_UP_WINDOW_NANOS = Duration.ofSeconds(1).toNanos();
+
+	private static final int WARM_UP_ROUNDS = Integer.getInteger("warmUpRounds", 3);
+
 	private DelayedArrivalMeasurement() {
 	}
 
 	public static void main(String[] args) throws Exception {
+		// Each queue's code compiled before it is measured, as JMH's warm-ups do: 100 k
+		// keys
+		// due within one second, not reported.
+		for (int round = 0; round < WARM_UP_ROUNDS; round++) {
+			measure(100_000, new Ours(), WARM_UP_WINDOW_NANOS);
+			measure(100_000, new Kubernetes(), WARM_UP_WINDOW_NANOS);
+			measure(100_000, new Jdk(), WARM_UP_WINDOW_NANOS);
+		}
 		System.out.printf("%-22s %9s %9s %12s %12s %12s%n", "queue", "added", "arrived", "p50 late ms", "p99 late ms",
 				"max late ms");
 		for (int size : new int[] { 100_000, 1_000_000 }) {
-			report("workqueue", size, measure(size, new Ours()));
-			report("kubernetesClientJava", size, measure(size, new Kubernetes()));
-			report("DelayQueue", size, measure(size, new Jdk()));
+			report("workqueue", size, measure(size, new Ours(), WINDOW_NANOS));
+			report("kubernetesClientJava", size, measure(size, new Kubernetes(), WINDOW_NANOS));
+			report("DelayQueue", size, measure(size, new Jdk(), WINDOW_NANOS));
 		}
 	}
 
-	private static long[] measure(int size, Subject subject) throws InterruptedException {
+	private static long[] measure(int size, Subject subject, long windowNanos) throws InterruptedException {
 		long start = System.nanoTime();
-		long deadline = start + WINDOW_NANOS + GRACE_NANOS;
+		long deadline = start + windowNanos + GRACE_NANOS;
 		long[] readyAt = new long[size];
 		ThreadLocalRandom random = ThreadLocalRandom.current();
 		for (int i = 0; i < size; i++) {
-			readyAt[i] = start + 1 + random.nextLong(WINDOW_NANOS);
+			readyAt[i] = start + 1 + random.nextLong(windowNanos);
 		}
 		long[] lateness = new long[size];
 		long[] addedAt = new long[size];
