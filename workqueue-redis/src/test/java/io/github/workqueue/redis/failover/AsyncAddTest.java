@@ -44,7 +44,10 @@ class AsyncAddTest {
 	@BeforeEach
 	void start() throws Exception {
 		this.proxy = new FaultProxy(RedisURI.create(TestRedis.uri()));
-		this.queue = RedisQueue.builder(this.proxy.connection(Duration.ofMillis(500)), this.name)
+		// A command timeout that a starved machine does not reach; the test of a
+		// timed-out
+		// add makes its own queue.
+		this.queue = RedisQueue.builder(this.proxy.connection(Duration.ofSeconds(10)), this.name)
 			.maxAsyncAdds(2)
 			.build(ItemCodec.strings());
 		this.queue.add("warm-up");
@@ -130,15 +133,26 @@ class AsyncAddTest {
 
 	@Test
 	void aHeldReplyShouldFailTheStageAsUnconfirmedAndTheAddBeApplied() {
-		this.proxy.holdReplies(true);
-		CompletionStage<Void> stage = this.queue.addAsync("a");
+		RedisQueue<String> impatient = RedisQueue.builder(this.proxy.connection(Duration.ofMillis(500)), this.name)
+			.build(ItemCodec.strings());
+		try {
+			// Connected first (a held reply would hold the handshake); retried, since a
+			// starved machine may take longer than the timeout to answer.
+			await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> impatient.len() == 0);
+			this.proxy.holdReplies(true);
+			CompletionStage<Void> stage = impatient.addAsync("a");
 
-		assertThatThrownBy(() -> stage.toCompletableFuture().join()).isInstanceOf(CompletionException.class)
-			.cause()
-			.isInstanceOf(UnconfirmedAddException.class)
-			.hasMessageContaining("the add of a");
-		this.proxy.heal();
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.queue.len() == 1);
+			assertThatThrownBy(() -> stage.toCompletableFuture().join()).isInstanceOf(CompletionException.class)
+				.cause()
+				.isInstanceOf(UnconfirmedAddException.class)
+				.hasMessageContaining("the add of a");
+			this.proxy.heal();
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.queue.len() == 1);
+		}
+		finally {
+			this.proxy.heal();
+			impatient.shutDown();
+		}
 	}
 
 	@Test
@@ -154,17 +168,34 @@ class AsyncAddTest {
 
 	@Test
 	void aFullBoundShouldMakeTheNextCallerWaitUntilAnAddIsAnswered() throws Exception {
-		this.proxy.holdReplies(true);
-		this.queue.addAsync("a");
-		this.queue.addAsync("b");
-		CompletableFuture<CompletionStage<Void>> third = CompletableFuture.supplyAsync(() -> this.queue.addAsync("c"));
+		// A command timeout far beyond the wait observed below: with the shared queue's
+		// 500 ms, a starved test thread could see the held adds time out, which also
+		// frees the bound, before it had watched the third caller wait.
+		RedisQueue<String> bounded = RedisQueue.builder(this.proxy.connection(Duration.ofSeconds(30)), this.name)
+			.maxAsyncAdds(2)
+			.build(ItemCodec.strings());
+		try {
+			// Connected first: a held reply would hold the connection's handshake.
+			bounded.add("warm-up");
+			bounded.done(bounded.get().orElseThrow());
+			this.proxy.holdReplies(true);
+			bounded.addAsync("a");
+			bounded.addAsync("b");
+			CompletableFuture<CompletionStage<Void>> third = CompletableFuture.supplyAsync(() -> bounded.addAsync("c"));
 
-		await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> !third.isDone());
-		this.proxy.heal();
+			await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(20)).until(() -> !third.isDone());
+			this.proxy.heal();
 
-		CompletionStage<Void> stage = third.get();
-		stage.toCompletableFuture().exceptionally((failure) -> null).join();
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.queue.len() == 3);
+			third.get(20, TimeUnit.SECONDS)
+				.toCompletableFuture()
+				.exceptionally((failure) -> null)
+				.get(20, TimeUnit.SECONDS);
+			await().atMost(Duration.ofSeconds(20)).until(() -> bounded.len() == 3);
+		}
+		finally {
+			this.proxy.heal();
+			bounded.shutDown();
+		}
 	}
 
 	@Test
