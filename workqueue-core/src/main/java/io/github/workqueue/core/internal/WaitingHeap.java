@@ -185,8 +185,7 @@ final class WaitingHeap<T> {
 
 	/** Whether the node (readyAt, slot) comes before the node at an index. */
 	private boolean precedes(long readyAt, int slot, int index) {
-		long other = this.readyAts[index];
-		return readyAt < other || (readyAt == other && this.sequences[slot] < this.sequences[this.nodeSlots[index]]);
+		return precedes(readyAt, slot, this.readyAts[index], this.nodeSlots[index]);
 	}
 
 	private void siftUp(int index, long readyAt, int slot) {

@@ -45,13 +45,26 @@ class AsyncAddTest {
 	void start() throws Exception {
 		this.proxy = new FaultProxy(RedisURI.create(TestRedis.uri()));
 		// A command timeout that a starved machine does not reach; the test of a
-		// timed-out
-		// add makes its own queue.
-		this.queue = RedisQueue.builder(this.proxy.connection(Duration.ofSeconds(10)), this.name)
+		// timed-out add makes its own queue.
+		this.queue = connected(RedisQueue.builder(this.proxy.connection(Duration.ofSeconds(10)), this.name)
 			.maxAsyncAdds(2)
-			.build(ItemCodec.strings());
-		this.queue.add("warm-up");
-		this.queue.done(this.queue.get().orElseThrow());
+			.build(ItemCodec.strings()));
+	}
+
+	/**
+	 * Makes a queue's connection before a test holds replies, which would hold its
+	 * handshake: one item added, taken and done. A queue that fails to is shut down.
+	 */
+	private static RedisQueue<String> connected(RedisQueue<String> queue) throws InterruptedException {
+		try {
+			queue.add("warm-up");
+			queue.done(queue.get().orElseThrow());
+			return queue;
+		}
+		catch (RuntimeException | InterruptedException ex) {
+			queue.shutDown();
+			throw ex;
+		}
 	}
 
 	@AfterEach
@@ -79,12 +92,10 @@ class AsyncAddTest {
 
 	@Test
 	void aSecondPartShouldLeaveWhileTheFirstIsOnItsWayAndRunAfterIt() throws Exception {
-		RedisQueue<String> ordered = RedisQueue.builder(this.proxy.connection(Duration.ofSeconds(30)), this.name)
-			.build(ItemCodec.strings());
+		RedisQueue<String> ordered = connected(
+				RedisQueue.builder(this.proxy.connection(Duration.ofSeconds(30)), this.name)
+					.build(ItemCodec.strings()));
 		try {
-			// Connected first: a held reply would hold the connection's handshake.
-			ordered.add("warm-up");
-			ordered.done(ordered.get().orElseThrow());
 			this.proxy.holdReplies(true);
 			long before = batchCalls();
 			CompletableFuture<Void> first = ordered.addAsync("first").toCompletableFuture();
@@ -168,16 +179,14 @@ class AsyncAddTest {
 
 	@Test
 	void aFullBoundShouldMakeTheNextCallerWaitUntilAnAddIsAnswered() throws Exception {
-		// A command timeout far beyond the wait observed below: with the shared queue's
-		// 500 ms, a starved test thread could see the held adds time out, which also
-		// frees the bound, before it had watched the third caller wait.
-		RedisQueue<String> bounded = RedisQueue.builder(this.proxy.connection(Duration.ofSeconds(30)), this.name)
-			.maxAsyncAdds(2)
-			.build(ItemCodec.strings());
+		// A command timeout far beyond the wait observed below: a starved test thread
+		// must not see the held adds time out, which also frees the bound, before it
+		// has watched the third caller wait.
+		RedisQueue<String> bounded = connected(
+				RedisQueue.builder(this.proxy.connection(Duration.ofSeconds(30)), this.name)
+					.maxAsyncAdds(2)
+					.build(ItemCodec.strings()));
 		try {
-			// Connected first: a held reply would hold the connection's handshake.
-			bounded.add("warm-up");
-			bounded.done(bounded.get().orElseThrow());
 			this.proxy.holdReplies(true);
 			bounded.addAsync("a");
 			bounded.addAsync("b");
