@@ -22,12 +22,13 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * {@code @EnableKubernetesMockClient(crud = true)} makes it (HTTPS, CRUD with
  * expectations) and into the same static fields (one of type
  * {@link KubernetesMockServer}, one of type {@link KubernetesClient}), set before the
- * class's own {@code @BeforeAll} methods; except that its own shutdown timing out is
- * reported instead of failing the class: under a heavy load the mock server's Vert.x
- * event loop can stay blocked past that timeout by its watch listeners closing (fabric8's
- * {@code WatchEventsListener.onClosed} waits for an executor on the event loop), after
- * every test of the class passed. Seen once in a full build beside two other builds
- * ({@code LeadershipFaultTest}, "Unable to close MockWebServer").
+ * class's own {@code @BeforeAll} methods; with a {@link WatchCloseUnblocker} beside it
+ * from before the server starts until after it stopped, since a watch that closes while
+ * an event is sent to it blocks the server's event loop for 30 s (see there). Its own
+ * shutdown timing out is reported instead of failing the class: that deadlock, before the
+ * unblocker, once held the event loop past the shutdown's timeout after every test of the
+ * class passed ({@code LeadershipFaultTest} in a full build beside two other builds,
+ * "Unable to close MockWebServer").
  */
 final class MockApiServer implements BeforeAllCallback, AfterAllCallback {
 
@@ -35,8 +36,11 @@ final class MockApiServer implements BeforeAllCallback, AfterAllCallback {
 
 	private KubernetesClient client;
 
+	private WatchCloseUnblocker unblocker;
+
 	@Override
 	public void beforeAll(ExtensionContext context) throws IllegalAccessException {
+		this.unblocker = new WatchCloseUnblocker().start();
 		Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
 		this.server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
 				new KubernetesMixedDispatcher(responses), true);
@@ -63,6 +67,9 @@ final class MockApiServer implements BeforeAllCallback, AfterAllCallback {
 		catch (IllegalStateException ex) {
 			System.err.println("The mock API server did not shut down in time (" + ex.getMessage() + ", "
 					+ ex.getCause() + "); its tests had ended");
+		}
+		finally {
+			this.unblocker.close();
 		}
 	}
 
