@@ -44,8 +44,8 @@ class AsyncAddTest {
 	@BeforeEach
 	void start() throws Exception {
 		this.proxy = new FaultProxy(RedisURI.create(TestRedis.uri()));
-		// A command timeout that a starved machine does not reach; the test of a
-		// timed-out add makes its own queue.
+		// A command timeout that a starved machine does not reach, and a bound of two
+		// in-flight adds; the test of a timed-out add makes its own queue.
 		this.queue = connected(RedisQueue.builder(this.proxy.connection(Duration.ofSeconds(10)), this.name)
 			.maxAsyncAdds(2)
 			.build(ItemCodec.strings()));
@@ -179,13 +179,11 @@ class AsyncAddTest {
 
 	@Test
 	void aFullBoundShouldMakeTheNextCallerWaitUntilAnAddIsAnswered() throws Exception {
-		// A command timeout far beyond the wait observed below: a starved test thread
-		// must not see the held adds time out, which also frees the bound, before it
-		// has watched the third caller wait.
-		RedisQueue<String> bounded = connected(
-				RedisQueue.builder(this.proxy.connection(Duration.ofSeconds(30)), this.name)
-					.maxAsyncAdds(2)
-					.build(ItemCodec.strings()));
+		// The shared queue's bound of two, and its command timeout (10 s), far beyond
+		// the wait observed below: a starved test thread must not see the held adds
+		// time out, which also frees the bound, before it has watched the third
+		// caller wait.
+		RedisQueue<String> bounded = this.queue;
 		try {
 			this.proxy.holdReplies(true);
 			bounded.addAsync("a");
@@ -203,7 +201,6 @@ class AsyncAddTest {
 		}
 		finally {
 			this.proxy.heal();
-			bounded.shutDown();
 		}
 	}
 
