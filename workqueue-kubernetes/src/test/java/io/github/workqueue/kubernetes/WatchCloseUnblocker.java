@@ -3,7 +3,6 @@ package io.github.workqueue.kubernetes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Breaks a deadlock of fabric8's mock API server (8.0.0) that stops it answering anything
@@ -29,13 +28,14 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>
  * <b>Concurrency.</b> One daemon thread per instance, from {@link #start()} to
- * {@link #close()}; the count is atomic.
+ * {@link #close()}; the count of interrupted sends is that thread's alone.
  */
 final class WatchCloseUnblocker implements AutoCloseable {
 
 	private static final long PERIOD_MILLIS = 100;
 
-	private final AtomicLong interrupted = new AtomicLong();
+	/** Written and read by {@link #thread} only. */
+	private long interrupted;
 
 	private final Thread thread = new Thread(this::run, "mock-api-server-unblocker");
 
@@ -43,11 +43,6 @@ final class WatchCloseUnblocker implements AutoCloseable {
 		this.thread.setDaemon(true);
 		this.thread.start();
 		return this;
-	}
-
-	/** How many waiting sends were interrupted. */
-	long interrupted() {
-		return this.interrupted.get();
 	}
 
 	@Override
@@ -84,9 +79,9 @@ final class WatchCloseUnblocker implements AutoCloseable {
 		}
 		if (closing && !sending.isEmpty()) {
 			sending.forEach(Thread::interrupt);
-			long total = this.interrupted.addAndGet(sending.size());
+			this.interrupted += sending.size();
 			System.out.println("Mock API server: a watch's close waited for a send on its own event loop; "
-					+ "interrupted " + sending.size() + " waiting send(s) (" + total + " so far)");
+					+ "interrupted " + sending.size() + " waiting send(s) (" + this.interrupted + " so far)");
 		}
 	}
 

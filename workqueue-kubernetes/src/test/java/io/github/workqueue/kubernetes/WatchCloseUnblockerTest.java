@@ -20,9 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The mock API server keeps answering while watches close with events in flight (see
  * {@link WatchCloseUnblocker}): a watch is opened and closed 100 times while a ConfigMap
- * changes every 5 ms, and a request is made after each close. Without the unblocker, such
- * a request waited past the client's 10 s request timeout within the first 20 s of this
- * loop, in two runs of two.
+ * changes every 5 ms, and a request is made after each close. With the unblocker not
+ * started, two runs of this test in three failed: a request waited past the client's 10 s
+ * request timeout.
  */
 @ExtendWith(MockApiServer.class)
 class WatchCloseUnblockerTest {
