@@ -6,10 +6,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.Config;
@@ -65,7 +62,8 @@ class LeadershipFaultTest {
 
 	private final String lease = "ledger-" + UUID.randomUUID().toString().substring(0, 8);
 
-	private final AtomicBoolean changing = new AtomicBoolean();
+	/** The ConfigMaps' changes of the running test, if it started them. */
+	private ConfigMapChanges changes;
 
 	@BeforeEach
 	void clearLedger() {
@@ -74,7 +72,9 @@ class LeadershipFaultTest {
 
 	@AfterEach
 	void close() throws Exception {
-		this.changing.set(false);
+		if (this.changes != null) {
+			this.changes.close();
+		}
 		for (AutoCloseable closeable : this.closeables) {
 			closeable.close();
 		}
@@ -84,7 +84,7 @@ class LeadershipFaultTest {
 	void aLeaderCutOffShouldStopBeforeAnotherTakesOverAndLeadAgainLater() throws IOException {
 		FaultProxy toA = proxy();
 		FaultProxy toB = proxy();
-		startChanging(3);
+		this.changes = ConfigMapChanges.start(client, "ops", 3, 100);
 		replica("a", toA).run((a) -> {
 			await().atMost(FIRST_ELECTION).until(() -> leading(a));
 			replica("b", toB).run((b) -> {
@@ -114,7 +114,7 @@ class LeadershipFaultTest {
 				.alias("a leads again once b shut down")
 				.until(() -> leading(a) && Ledger.countSince("a", since) > 0);
 		});
-		this.changing.set(false);
+		this.changes.close();
 		assertThat(Ledger.overlaps()).as("reconciles of one key on two replicas at once").isEmpty();
 	}
 
@@ -122,7 +122,7 @@ class LeadershipFaultTest {
 	void aLeaderShutDownAndRestartedShouldLeadAgainWithoutOverlap() throws IOException {
 		FaultProxy toA = proxy();
 		FaultProxy toB = proxy();
-		startChanging(3);
+		this.changes = ConfigMapChanges.start(client, "ops", 3, 100);
 		replica("a", toA).run((a) -> {
 			await().atMost(FIRST_ELECTION).until(() -> leading(a));
 			// b takes over from a cut-off a, then shuts down with a key in flight.
@@ -141,7 +141,7 @@ class LeadershipFaultTest {
 				toA.mode(Mode.PASS);
 			});
 		});
-		this.changing.set(false);
+		this.changes.close();
 		assertThat(Ledger.overlaps()).as("reconciles of one key on two replicas at once").isEmpty();
 	}
 
@@ -150,7 +150,7 @@ class LeadershipFaultTest {
 		FaultProxy toA = proxy();
 		FaultProxy toB = proxy();
 		FaultProxy toC = proxy();
-		startChanging(3);
+		this.changes = ConfigMapChanges.start(client, "ops", 3, 100);
 		String[] longReconciles = { "test.reconcile.min-millis=1000", "test.reconcile.max-millis=3000" };
 		replica("a", toA).withPropertyValues(longReconciles).run((a) -> {
 			await().atMost(FIRST_ELECTION).until(() -> leading(a));
@@ -176,7 +176,7 @@ class LeadershipFaultTest {
 					}
 				}));
 		});
-		this.changing.set(false);
+		this.changes.close();
 		assertThat(Ledger.overlaps()).as("reconciles of one key on two replicas at once").isEmpty();
 	}
 
@@ -193,7 +193,7 @@ class LeadershipFaultTest {
 		FaultProxy toB = proxy();
 		FaultProxy toC = proxy();
 		List<FaultProxy> proxies = List.of(toA, toB, toC);
-		startChanging(3);
+		this.changes = ConfigMapChanges.start(client, "ops", 3, 100);
 		replica("a", toA).run((a) -> {
 			await().atMost(FIRST_ELECTION).until(() -> leading(a));
 			replica("b", toB).run((b) -> replica("c", toC).run((c) -> {
@@ -212,7 +212,7 @@ class LeadershipFaultTest {
 				}
 			}));
 		});
-		this.changing.set(false);
+		this.changes.close();
 		System.out.println("Cut off longer than the lease: " + Ledger.entries().size() + " reconciles, "
 				+ Ledger.overlaps().size() + " overlapping, the oldest renewal at a start "
 				+ Duration.ofNanos(Ledger.oldestRenewalAtStart()).toMillis() + " ms");
@@ -228,7 +228,7 @@ class LeadershipFaultTest {
 		FaultProxy toB = proxy();
 		toA.mode(Mode.REFUSE);
 		toB.mode(Mode.REFUSE);
-		startChanging(3);
+		this.changes = ConfigMapChanges.start(client, "ops", 3, 100);
 		replica("a", toA).run((a) -> replica("b", toB).run((b) -> {
 			KubernetesInformers informers = a.getBean(KubernetesInformers.class);
 			await().atMost(Duration.ofSeconds(15))
@@ -253,7 +253,7 @@ class LeadershipFaultTest {
 			await().atMost(Duration.ofSeconds(20)).until(() -> Ledger.entries().size() > 10);
 			await().atMost(Duration.ofSeconds(10)).until(() -> health(a).getStatus().equals(Status.UP));
 		}));
-		this.changing.set(false);
+		this.changes.close();
 		assertThat(Ledger.overlaps()).as("reconciles of one key on two replicas at once").isEmpty();
 	}
 
@@ -338,35 +338,6 @@ class LeadershipFaultTest {
 			.withRequestRetryBackoffLimit(1)
 			.build();
 		return new KubernetesClientBuilder().withConfig(config).build();
-	}
-
-	/** Changes one of the ConfigMaps every 100 ms, directly, until the test ends. */
-	private void startChanging(int configMaps) {
-		this.changing.set(true);
-		Thread thread = new Thread(() -> {
-			for (long change = 0; this.changing.get(); change++) {
-				String name = "cm-" + ThreadLocalRandom.current().nextInt(configMaps);
-				try {
-					client.configMaps()
-						.inNamespace("ops")
-						.resource(new ConfigMapBuilder().withNewMetadata()
-							.withName(name)
-							.endMetadata()
-							.withData(Map.of("change", Long.toString(change)))
-							.build())
-						.createOr((existing) -> existing.update());
-					Thread.sleep(100);
-				}
-				catch (InterruptedException ex) {
-					return;
-				}
-				catch (RuntimeException ex) {
-					// A conflict: the next change comes anyway.
-				}
-			}
-		}, "configmap-changes");
-		thread.setDaemon(true);
-		thread.start();
 	}
 
 	/** The stacks of the threads that run for the Lease, for a failure's report. */

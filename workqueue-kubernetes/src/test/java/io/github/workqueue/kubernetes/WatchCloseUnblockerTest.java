@@ -1,12 +1,9 @@
 package io.github.workqueue.kubernetes;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
@@ -33,31 +30,8 @@ class WatchCloseUnblockerTest {
 
 	@Test
 	void watchesClosingWhileEventsAreSentShouldNotStopTheServer() throws InterruptedException {
-		AtomicBoolean changing = new AtomicBoolean(true);
-		Thread changes = new Thread(() -> {
-			for (long change = 0; changing.get(); change++) {
-				try {
-					client.configMaps()
-						.inNamespace("unblock")
-						.resource(new ConfigMapBuilder().withNewMetadata()
-							.withName("cm-" + (change % 3))
-							.endMetadata()
-							.withData(Map.of("change", Long.toString(change)))
-							.build())
-						.createOr((existing) -> existing.update());
-					Thread.sleep(5);
-				}
-				catch (InterruptedException ex) {
-					return;
-				}
-				catch (RuntimeException ex) {
-					// A conflict: the next change comes anyway.
-				}
-			}
-		}, "configmap-changes");
-		changes.setDaemon(true);
-		changes.start();
 		long longest = 0;
+		ConfigMapChanges changes = ConfigMapChanges.start(client, "unblock", 3, 5);
 		try (KubernetesClient watching = server.createClient()) {
 			for (int round = 0; round < 100; round++) {
 				Watch watch = watching.configMaps().inNamespace("unblock").watch(new Watcher<ConfigMap>() {
@@ -80,7 +54,7 @@ class WatchCloseUnblockerTest {
 			}
 		}
 		finally {
-			changing.set(false);
+			changes.close();
 		}
 		System.out.println("The longest request after a watch closed: " + Duration.ofNanos(longest).toMillis() + " ms");
 		assertThat(Duration.ofNanos(longest)).as("the longest request after a watch closed")
