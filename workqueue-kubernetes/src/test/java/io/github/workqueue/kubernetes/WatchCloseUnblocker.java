@@ -15,10 +15,11 @@ import java.util.Map;
  * the send gives up 30 s later, and every request to the server (a Lease renewal, a list)
  * waits with it. A watch closes while events flow whenever a replica shuts down or a
  * fault proxy cuts its connections, so the tests that run replicas against a stream of
- * changes hit it now and then: once in CI as a replica that could not reach the Lease for
- * 30 s after the API server came back (reproduced by closing watches while ConfigMaps
- * change every 5 ms: a GET waited past the client's 10 s, with the event loop in
- * {@code WatchEventsListener.onClosed} and a listener's thread in {@code awaitWrite}).
+ * changes can hit it. Reproduced by closing watches while ConfigMaps change every 5 ms: a
+ * GET waited past the client's 10 s, with the event loop in
+ * {@code WatchEventsListener.onClosed} and a listener's thread in {@code awaitWrite}. A
+ * CI failure (a replica that could not reach the Lease for 30 s after the API server came
+ * back) left no thread dump; this is the one mechanism found that would explain it.
  * <p>
  * While an event loop is in such a close, this interrupts every thread that waits in
  * {@code awaitWrite}. That loses nothing: the write it waits for is already queued on the
